@@ -1,0 +1,1 @@
+"""Roost server side: the platform (core), the rules engines and the game services."""

@@ -1,0 +1,1 @@
+"""The platform: knows Redis, gRPC, logging and metrics, and no game rules."""
