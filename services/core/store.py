@@ -1,0 +1,266 @@
+"""The Redis game store.
+
+All keys of one game share the hash tag ``{<game_id>}`` so a game lives in one
+Redis Cluster slot:
+
+* ``roost:{id}:game``   hash: ``version``, ``state`` (engine bytes), ``status``,
+  ``meta`` (JSON: game, players, seed, options, seat names, token hashes).
+* ``roost:{id}:events`` stream: one entry per version, with the explicit
+  stream id ``<version>-0`` so a reader resumes from any version.
+* ``roost:{id}:req:<request_id>`` string: the stored result of an Apply, kept
+  ``REQUEST_TTL_SECONDS`` for retries.
+
+Every write is one Lua script: creation, and the compare-and-set of an Apply
+that checks the request id and the expected version, writes the state, appends
+the event and stores the result. Concurrent writers can never both win.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', '1', 'state', ARGV[1], 'status', ARGV[2], 'meta', ARGV[3])
+redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 5))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
+
+_APPLY = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'NOT_FOUND', ''} end
+if ARGV[3] ~= '' then
+  local previous = redis.call('GET', KEYS[3])
+  if previous then return {'DUP', previous} end
+end
+if current ~= ARGV[1] then return {'STALE', current} end
+local version = tonumber(current) + 1
+redis.call('HSET', KEYS[1], 'version', tostring(version), 'state', ARGV[2], 'status', ARGV[7])
+redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 8))
+if ARGV[3] ~= '' then
+  redis.call('SET', KEYS[3], ARGV[3] .. ARGV[4], 'EX', ARGV[5])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+return {'OK', tostring(version)}
+"""
+
+FINGERPRINT_LENGTH = 40  # hex SHA-1 of the request, prefixed to a stored result
+
+
+def game_key(game_id: str) -> str:
+    """Key of the game hash."""
+    return f"roost:{{{game_id}}}:game"
+
+
+def events_key(game_id: str) -> str:
+    """Key of the game's event stream."""
+    return f"roost:{{{game_id}}}:events"
+
+
+def request_key(game_id: str, request_id: str) -> str:
+    """Key of one stored Apply result (same hash tag as the game)."""
+    return f"roost:{{{game_id}}}:req:{request_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """What never changes after creation."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seat_names: list[str]
+    token_hashes: list[str]
+
+    def to_json(self) -> str:
+        """Canonical JSON."""
+        return json.dumps(
+            {
+                "game": self.game,
+                "players": self.players,
+                "seed": self.seed,
+                "options": self.options,
+                "seat_names": self.seat_names,
+                "token_hashes": self.token_hashes,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> GameMeta:
+        """Inverse of :meth:`to_json`."""
+        data = json.loads(raw)
+        return cls(
+            game=data["game"],
+            players=data["players"],
+            seed=data["seed"],
+            options=data["options"],
+            seat_names=data["seat_names"],
+            token_hashes=data["token_hashes"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as read from Redis."""
+
+    version: int
+    state: bytes
+    status: str
+    meta: GameMeta
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One stream entry, decoded to text fields."""
+
+    version: int
+    fields: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyOutcome:
+    """Result of the compare-and-set.
+
+    ``kind`` is ``OK`` (``version`` is the new version), ``DUP`` (``stored``
+    holds the first result of this request id, fingerprint first), ``STALE``
+    (``version`` is the current version) or ``NOT_FOUND``.
+    """
+
+    kind: str
+    version: int = 0
+    stored: bytes = b""
+
+
+def connect(url: str, cluster: bool) -> aioredis.Redis | RedisCluster:
+    """An asyncio client: cluster-aware when ``cluster`` is set."""
+    if cluster:
+        return RedisCluster.from_url(url, decode_responses=False)
+    return aioredis.Redis.from_url(url, decode_responses=False, protocol=2)
+
+
+def _flatten(fields: Mapping[str, str]) -> list[str]:
+    flat: list[str] = []
+    for name, value in fields.items():
+        flat.extend((name, value))
+    return flat
+
+
+class GameStore:
+    """Reads and atomic writes of games in Redis."""
+
+    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
+        self.client = client
+        self._create = client.register_script(_CREATE)
+        self._apply = client.register_script(_APPLY)
+
+    async def create(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        state: bytes,
+        status: str,
+        event: Mapping[str, str],
+        ttl_seconds: int,
+    ) -> bool:
+        """Store a new game at version 1 with its creation event; False if the id exists."""
+        keys = [game_key(game_id), events_key(game_id)]
+        args = [state, status, meta.to_json(), str(ttl_seconds), *_flatten(event)]
+        return bool(await self._create(keys=keys, args=args))
+
+    async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
+        """The game's version, state and status (and meta unless given)."""
+        fields = ["version", "state", "status"] if meta else ["version", "state", "status", "meta"]
+        values = await self.client.hmget(game_key(game_id), fields)
+        if values[0] is None:
+            return None
+        loaded_meta = meta or GameMeta.from_json(values[3])
+        return StoredGame(int(values[0]), values[1], values[2].decode(), loaded_meta)
+
+    async def load_meta(self, game_id: str) -> GameMeta | None:
+        """Only the immutable part."""
+        raw = await self.client.hget(game_key(game_id), "meta")
+        return GameMeta.from_json(raw) if raw is not None else None
+
+    async def stored_result(self, game_id: str, request_id: str) -> bytes | None:
+        """A stored Apply result (fingerprint first) for a request id, if any."""
+        return await self.client.get(request_key(game_id, request_id))
+
+    async def apply(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: bytes,
+        status: str,
+        event: Mapping[str, str],
+        *,
+        request_id: str,
+        fingerprint: str,
+        result: bytes,
+        request_ttl: int,
+        key_ttl: int,
+    ) -> ApplyOutcome:
+        """The compare-and-set of one Apply (see module docstring)."""
+        keys = [game_key(game_id), events_key(game_id), request_key(game_id, request_id)]
+        args: list[Any] = [
+            str(expected_version),
+            state,
+            fingerprint if request_id else "",
+            result,
+            str(request_ttl),
+            str(key_ttl),
+            status,
+            *_flatten(event),
+        ]
+        kind_raw, payload = await self._apply(keys=keys, args=args)
+        kind = kind_raw.decode()
+        if kind == "OK":
+            return ApplyOutcome("OK", version=int(payload))
+        if kind == "STALE":
+            return ApplyOutcome("STALE", version=int(payload))
+        if kind == "DUP":
+            return ApplyOutcome("DUP", stored=payload)
+        return ApplyOutcome("NOT_FOUND")
+
+    async def events(
+        self, game_id: str, after_version: int, limit: int = 0
+    ) -> list[StoredEvent]:
+        """Events with a version above ``after_version``, oldest first."""
+        start = f"({after_version}-0" if after_version > 0 else "-"
+        if limit > 0:
+            entries = await self.client.xrange(events_key(game_id), start, "+", count=limit)
+        else:
+            entries = await self.client.xrange(events_key(game_id), start, "+")
+        return [_decode_entry(entry_id, fields) for entry_id, fields in entries]
+
+    async def wait_events(
+        self, game_id: str, after_version: int, block_ms: int
+    ) -> list[StoredEvent]:
+        """Block up to ``block_ms`` for events above ``after_version``."""
+        reply = await self.client.xread(
+            {events_key(game_id): f"{after_version}-0"}, block=block_ms, count=100
+        )
+        out: list[StoredEvent] = []
+        if not reply:
+            return out
+        streams: Sequence[Any] = reply.items() if isinstance(reply, dict) else reply
+        for _name, entries in streams:
+            for entry_id, fields in entries:
+                out.append(_decode_entry(entry_id, fields))
+        return out
+
+
+def _decode_entry(entry_id: bytes, fields: Mapping[bytes, bytes]) -> StoredEvent:
+    version = int(entry_id.split(b"-", 1)[0])
+    return StoredEvent(version, {k.decode(): v.decode() for k, v in fields.items()})
