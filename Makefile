@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -c 'import sysconfig, pathlib; pathlib.Path(sysconfig.get_paths()["purelib"], "roost-gen.pth").write_text("$(CURDIR)/$(GEN)\n")'
 	touch $(STAMP)
 
 venv: $(STAMP)

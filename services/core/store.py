@@ -233,9 +233,7 @@ class GameStore:
             return ApplyOutcome("DUP", stored=payload)
         return ApplyOutcome("NOT_FOUND")
 
-    async def events(
-        self, game_id: str, after_version: int, limit: int = 0
-    ) -> list[StoredEvent]:
+    async def events(self, game_id: str, after_version: int, limit: int = 0) -> list[StoredEvent]:
         """Events with a version above ``after_version``, oldest first."""
         start = f"({after_version}-0" if after_version > 0 else "-"
         if limit > 0:

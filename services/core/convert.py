@@ -1,0 +1,164 @@
+"""Conversions between engine values and protobuf messages.
+
+The engine contract keeps views and actions as plain Python values whose names
+match the game's ``View`` and ``Action`` messages, so one converter serves every
+game. Actions convert field by field through the message descriptors (cached
+per action kind); views go through ``json_format.ParseDict``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+from roost.common.v1 import common_pb2
+
+from services.core.engine import Action, ScoreBoard
+
+_REPEATED = FieldDescriptor.LABEL_REPEATED
+_ENUM = FieldDescriptor.TYPE_ENUM
+
+
+class _KindCodec:
+    """Converts the args of one action kind to and from its sub-message."""
+
+    __slots__ = ("enum_by_name", "enum_by_number", "fields", "message_class", "repeated")
+
+    def __init__(self, message_class: type[Message]) -> None:
+        self.message_class = message_class
+        descriptor = message_class.DESCRIPTOR
+        self.fields = [f.name for f in descriptor.fields]
+        self.repeated = {f.name for f in descriptor.fields if f.label == _REPEATED}
+        self.enum_by_name: dict[str, dict[str, int]] = {}
+        self.enum_by_number: dict[str, dict[int, str]] = {}
+        for f in descriptor.fields:
+            if f.type == _ENUM:
+                self.enum_by_name[f.name] = {v.name: v.number for v in f.enum_type.values}
+                self.enum_by_number[f.name] = {v.number: v.name for v in f.enum_type.values}
+
+    def build(self, args: tuple[tuple[str, Any], ...]) -> Message:
+        values: dict[str, Any] = {}
+        for name, value in args:
+            enum_map = self.enum_by_name.get(name)
+            if enum_map is not None:
+                value = [enum_map[v] for v in value] if name in self.repeated else enum_map[value]
+            values[name] = value
+        return self.message_class(**values)
+
+    def read(self, message: Message) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for name in self.fields:
+            value = getattr(message, name)
+            enum_map = self.enum_by_number.get(name)
+            if name in self.repeated:
+                value = tuple(enum_map[v] for v in value) if enum_map else tuple(value)
+            elif enum_map is not None:
+                value = enum_map.get(value, str(value))
+            values[name] = value
+        return values
+
+
+class ActionCodec:
+    """Typed ``Action`` messages of one game ⇄ engine :class:`Action` values."""
+
+    def __init__(self, action_class: type[Message]) -> None:
+        self.action_class = action_class
+        oneof = action_class.DESCRIPTOR.oneofs_by_name["kind"]
+        self.kinds: dict[str, _KindCodec] = {
+            f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
+        }
+
+    def to_proto(self, action: Action) -> Message:
+        """The typed message of an engine action."""
+        sub = self.kinds[action.kind].build(action.args)
+        return self.action_class(**{action.kind: sub})
+
+    def kind_of(self, message: Message) -> str | None:
+        """The oneof field set in ``message`` (None when empty)."""
+        return message.WhichOneof("kind")
+
+    def matches(self, message: Message, candidate: Action) -> bool:
+        """True when ``message`` names exactly the decision ``candidate``."""
+        kind = message.WhichOneof("kind")
+        if kind != candidate.kind:
+            return False
+        codec = self.kinds[kind]
+        values = codec.read(getattr(message, kind))
+        engine_args = dict(candidate.args)
+        for name, value in values.items():
+            expected = engine_args.get(name)
+            if expected is None:
+                if value not in (0, "", False, ()):
+                    return False
+                continue
+            if isinstance(expected, list):
+                expected = tuple(expected)
+            if value != expected:
+                return False
+        return True
+
+    def from_args_json(self, kind: str, args_json: str) -> Message:
+        """Rebuild a typed action from the args stored in the event log."""
+        pairs = tuple((name, _freeze(value)) for name, value in json.loads(args_json))
+        return self.to_proto(Action(kind, pairs))
+
+
+def _freeze(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _message_class_of(parent: type[Message], field_name: str) -> type[Message]:
+    """The generated class of a message-typed field."""
+    return type(getattr(parent(), field_name))
+
+
+def args_to_json(action: Action) -> str:
+    """Compact JSON of an action's args, for the event log."""
+    return json.dumps(
+        [[n, list(v) if isinstance(v, tuple) else v] for n, v in action.args], separators=(",", ":")
+    )
+
+
+def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:
+    """The typed view message of an engine view."""
+    return json_format.ParseDict(view, view_class())
+
+
+def options_from_proto(options: Message) -> dict[str, Any]:
+    """Options that were set (presence-tracked scalars, non-empty repeated)."""
+    result: dict[str, Any] = {}
+    for field in options.DESCRIPTOR.fields:
+        if field.label == _REPEATED:
+            values = list(getattr(options, field.name))
+            if values:
+                result[field.name] = values
+        elif field.has_presence and options.HasField(field.name):
+            value = getattr(options, field.name)
+            if field.type == _ENUM:
+                value = field.enum_type.values_by_number[value].name
+            result[field.name] = value
+    return result
+
+
+def scoreboard_to_proto(board: ScoreBoard) -> common_pb2.ScoreBoard:
+    """The common score board message."""
+    return common_pb2.ScoreBoard(
+        seats=[
+            common_pb2.SeatScore(
+                seat=s.seat,
+                total=s.total,
+                categories=[
+                    common_pb2.ScoreCategory(name=n, points=p) for n, p in s.categories.items()
+                ],
+                tiebreak=list(s.tiebreak),
+                rank=s.rank,
+            )
+            for s in board.seats
+        ],
+        final=board.final,
+        winners=board.winners,
+        extras=board.extras,
+    )

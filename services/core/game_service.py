@@ -1,0 +1,492 @@
+"""The generic game servicer: every game's seven RPCs, written once.
+
+A game service is a :class:`GameSpec` (its engine, its generated messages and
+its proto service name) plus a two-line subclass that mixes
+:class:`GameServicer` into the generated servicer base. Handlers stay thin:
+validate the request, authenticate the seat, call the engine, convert, and
+let :class:`~services.core.store.GameStore` do the atomic write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+from roost.common.v1 import common_pb2
+
+from services.core import errors
+from services.core.config import Settings
+from services.core.convert import (
+    ActionCodec,
+    args_to_json,
+    options_from_proto,
+    scoreboard_to_proto,
+    view_to_proto,
+)
+from services.core.engine import Action, Engine, IllegalAction, OptionError
+from services.core.logging import bind, get_logger
+from services.core.metrics import GAMES_CREATED, GAMES_FINISHED, streaming, unary
+from services.core.store import FINGERPRINT_LENGTH, GameMeta, GameStore, StoredEvent
+from services.core.tokens import TOKEN_METADATA_KEY, hash_token, new_token, seat_for_token
+
+IN_PROGRESS = common_pb2.GAME_STATUS_IN_PROGRESS
+FINISHED = common_pb2.GAME_STATUS_FINISHED
+MAX_REQUEST_ID = 128
+WATCH_BLOCK_MS = 5000
+CACHE_SIZE = 4096
+
+log = get_logger("roost.game")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the generic servicer needs to know about one game.
+
+    ``messages`` is the generated ``service_pb2`` module (requests, responses,
+    ``Options``, ``LegalAction``) and ``types`` the ``types_pb2`` module
+    (``View``, ``Action``). ``adapt_options`` turns the set fields of the
+    ``Options`` message into the engine's option mapping.
+    """
+
+    name: str
+    service_name: str
+    default_port: int
+    engine: Engine[Any]
+    messages: ModuleType
+    types: ModuleType
+    adapt_options: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda o: o)
+
+
+class _Lru(OrderedDict[str, Any]):
+    """A tiny bounded LRU map."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: str, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
+def _status_name(finished: bool) -> str:
+    return "FINISHED" if finished else "IN_PROGRESS"
+
+
+def _status_value(name: str) -> int:
+    return FINISHED if name == "FINISHED" else IN_PROGRESS
+
+
+class GameServicer:
+    """The seven RPCs of every game, over a :class:`GameStore`.
+
+    Subclass together with the generated ``<Game>Servicer`` base; see
+    ``services/undertheleaves/service.py``.
+    """
+
+    def __init__(self, spec: GameSpec, store: GameStore, settings: Settings) -> None:
+        self.spec = spec
+        self.engine = spec.engine
+        self.store = store
+        self.settings = settings
+        self.m = spec.messages
+        self.codec = ActionCodec(spec.types.Action)
+        self._meta_cache = _Lru(CACHE_SIZE)
+        self._state_cache = _Lru(CACHE_SIZE)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _view(self, state: Any, seat: int | None) -> Message:
+        return view_to_proto(self.engine.view(state, seat), self.spec.types.View)
+
+    def _legal_messages(self, actions: list[Action]) -> list[Message]:
+        to_proto = self.codec.to_proto
+        return [
+            self.m.LegalAction(
+                ref=common_pb2.ActionRef(id=i, label=a.label, kind=a.kind),
+                action=to_proto(a),
+            )
+            for i, a in enumerate(actions)
+        ]
+
+    async def _meta(self, game_id: str) -> GameMeta:
+        meta = self._meta_cache.get(game_id)
+        if meta is None:
+            meta = await self.store.load_meta(game_id)
+            if meta is None or meta.game != self.spec.name:
+                raise errors.not_found(game_id)
+            self._meta_cache.put(game_id, meta)
+        return meta
+
+    @staticmethod
+    def _token(context: grpc.aio.ServicerContext) -> str | None:
+        for key, value in context.invocation_metadata() or ():
+            if key == TOKEN_METADATA_KEY:
+                return value if isinstance(value, str) else value.decode()
+        return None
+
+    def _seat(
+        self, context: grpc.aio.ServicerContext, meta: GameMeta, required: bool
+    ) -> int | None:
+        """The caller's seat from its token; None for a spectator (when allowed)."""
+        token = self._token(context)
+        if not token:
+            if required:
+                raise errors.token_missing()
+            return None
+        seat = seat_for_token(token, meta.token_hashes)
+        if seat is None:
+            raise errors.token_invalid()
+        return seat
+
+    @staticmethod
+    def _game_id(request: Any) -> str:
+        game_id = request.game_id
+        if not game_id:
+            raise errors.invalid_argument("game_id", "required")
+        if len(game_id) > 64 or not game_id.isalnum():
+            raise errors.invalid_argument("game_id", "must be 1-64 letters or digits")
+        return game_id
+
+    async def _load(self, game_id: str, meta: GameMeta) -> tuple[int, Any, str]:
+        stored = await self.store.load(game_id, meta)
+        if stored is None:
+            self._meta_cache.pop(game_id, None)
+            raise errors.not_found(game_id)
+        return stored.version, self.engine.decode(stored.state), stored.status
+
+    def _event(self, stored: StoredEvent, reader: int | None) -> common_pb2.Event:
+        f = stored.fields
+        seat = int(f["s"])
+        hidden = f.get("x") == "1" and seat != reader
+        label = (f.get("p") or f"Seat {seat} made a secret decision") if hidden else f["l"]
+        to_act = [int(s) for s in f["ta"].split(",") if s]
+        return common_pb2.Event(
+            version=stored.version,
+            seat=seat,
+            kind="" if hidden else f["k"],
+            label=label,
+            redacted=hidden,
+            time_ms=int(f["t"]),
+            status=_status_value(f["st"]),
+            to_act=to_act,
+        )
+
+    # --------------------------------------------------------------- NewGame
+
+    @unary("game")
+    async def NewGame(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        common = request.common
+        players = common.players
+        if players <= 0:
+            raise errors.invalid_argument("common.players", "required, at least 1")
+        names = list(common.seat_names)
+        if names and len(names) != players:
+            raise errors.invalid_argument("common.seat_names", "one name per seat, or none")
+        if any(len(n) > 64 for n in names):
+            raise errors.invalid_argument("common.seat_names", "names are at most 64 characters")
+        seed = common.seed or secrets.randbits(63)
+        options = self.spec.adapt_options(options_from_proto(request.options))
+        try:
+            state = self.engine.setup(players, options, seed)
+        except OptionError as exc:
+            path = "common.players" if exc.field_name == "players" else f"options.{exc.field_name}"
+            raise errors.invalid_options(path, exc.message) from exc
+        tokens = [new_token() for _ in range(players)]
+        game_id = secrets.token_hex(12)
+        meta = GameMeta(
+            game=self.spec.name,
+            players=players,
+            seed=seed,
+            options=options,
+            seat_names=names or [f"Seat {i}" for i in range(players)],
+            token_hashes=[hash_token(t) for t in tokens],
+        )
+        to_act = self.engine.to_act(state)
+        finished = self.engine.is_over(state)
+        event = {
+            "s": "-1", "k": "new_game", "a": "[]", "l": f"{players}-player game created",
+            "x": "0", "p": "", "t": str(int(time.time() * 1000)),
+            "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
+        }  # fmt: skip
+        encoded = self.engine.encode(state)
+        await self.store.create(
+            game_id, meta, encoded, _status_name(finished), event, self.settings.idle_ttl_seconds
+        )
+        self._meta_cache.put(game_id, meta)
+        self._state_cache.put(game_id, (1, encoded))
+        GAMES_CREATED.labels(self.spec.name).inc()
+        bind(game_id=game_id)
+        log.info("game_created", players=players, options=options)
+        return self.m.NewGameResponse(
+            game_id=game_id,
+            version=1,
+            credentials=[common_pb2.SeatCredential(seat=i, token=t) for i, t in enumerate(tokens)],
+            seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
+            view=self._view(state, None),
+            to_act=to_act,
+        )
+
+    # -------------------------------------------------------------- GetState
+
+    @unary("game")
+    async def GetState(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        game_id = self._game_id(request)
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=False)
+        bind(game_id=game_id, seat=seat)
+        version, state, status = await self._load(game_id, meta)
+        return self.m.GetStateResponse(
+            game_id=game_id,
+            version=version,
+            status=_status_value(status),
+            to_act=self.engine.to_act(state),
+            viewer_seat=-1 if seat is None else seat,
+            view=self._view(state, seat),
+            seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
+        )
+
+    # ----------------------------------------------------------------- Legal
+
+    @unary("game")
+    async def Legal(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        game_id = self._game_id(request)
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=True)
+        bind(game_id=game_id, seat=seat)
+        version, state, _status = await self._load(game_id, meta)
+        actions = [] if self.engine.is_over(state) else self.engine.legal(state, seat)
+        return self.m.LegalResponse(version=version, actions=self._legal_messages(actions))
+
+    # ----------------------------------------------------------------- Apply
+
+    def _validate_apply(self, request: Any) -> str:
+        game_id = self._game_id(request)
+        if request.expected_version <= 0:
+            raise errors.invalid_argument("expected_version", "required, the version decided on")
+        if len(request.request_id) > MAX_REQUEST_ID:
+            raise errors.invalid_argument("request_id", f"at most {MAX_REQUEST_ID} characters")
+        choice = request.WhichOneof("choice")
+        if choice is None:
+            raise errors.invalid_argument("choice", "set action_id or action")
+        if choice == "action_id" and request.action_id < 0:
+            raise errors.invalid_argument("action_id", "must not be negative")
+        if choice == "action" and self.codec.kind_of(request.action) is None:
+            raise errors.invalid_argument("action", "no action kind set")
+        return game_id
+
+    @staticmethod
+    def _fingerprint(request: Any, seat: int) -> str:
+        choice = request.WhichOneof("choice")
+        body = (
+            str(request.action_id).encode()
+            if choice == "action_id"
+            else request.action.SerializeToString(deterministic=True)
+        )
+        digest = hashlib.sha1(f"{seat}|{request.expected_version}|{choice}|".encode() + body)
+        return digest.hexdigest()
+
+    async def _replay(self, game_id: str, request: Any, fingerprint: str) -> Any | None:
+        """The stored first result of this request id, if it was applied."""
+        if not request.request_id:
+            return None
+        stored = await self.store.stored_result(game_id, request.request_id)
+        return self._stored_response(stored, request.request_id, fingerprint) if stored else None
+
+    def _stored_response(self, stored: bytes, request_id: str, fingerprint: str) -> Any:
+        if stored[:FINGERPRINT_LENGTH].decode() != fingerprint:
+            raise errors.request_id_reused(request_id)
+        return self.m.ApplyResponse.FromString(stored[FINGERPRINT_LENGTH:])
+
+    def _choose(self, request: Any, legal: list[Action]) -> Action:
+        if request.WhichOneof("choice") == "action_id":
+            if request.action_id >= len(legal):
+                raise errors.precondition(
+                    "ERROR_REASON_UNKNOWN_ACTION",
+                    f"action_id {request.action_id} is not in the legal list "
+                    f"({len(legal)} actions)",
+                )
+            return legal[request.action_id]
+        for candidate in legal:
+            if self.codec.matches(request.action, candidate):
+                return candidate
+        raise errors.precondition(
+            "ERROR_REASON_ILLEGAL_ACTION", "that action is not legal now", rule="NOT_LEGAL"
+        )
+
+    @unary("game")
+    async def Apply(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        game_id = self._validate_apply(request)
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=True)
+        assert seat is not None
+        bind(game_id=game_id, seat=seat, request_id=request.request_id)
+        fingerprint = self._fingerprint(request, seat)
+        expected = request.expected_version
+
+        cached = self._state_cache.get(game_id)
+        if cached is not None and cached[0] == expected:
+            encoded = cached[1]
+        else:
+            stored = await self.store.load(game_id, meta)
+            if stored is None:
+                raise errors.not_found(game_id)
+            if stored.version != expected:
+                replayed = await self._replay(game_id, request, fingerprint)
+                if replayed is not None:
+                    return replayed
+                raise errors.stale_version(expected, stored.version)
+            encoded = stored.state
+        state = self.engine.decode(encoded)
+
+        try:
+            action = self._decide(request, state, seat)
+        except errors.ServiceError:
+            replayed = await self._replay(game_id, request, fingerprint)
+            if replayed is not None:
+                return replayed
+            raise
+        try:
+            state = self.engine.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise errors.precondition(
+                "ERROR_REASON_ILLEGAL_ACTION", exc.message, rule=exc.reason
+            ) from exc
+
+        finished = self.engine.is_over(state)
+        to_act = [] if finished else self.engine.to_act(state)
+        version = expected + 1
+        event_fields = {
+            "s": str(seat), "k": action.kind, "a": args_to_json(action), "l": action.label,
+            "x": "1" if action.secret else "0", "p": action.public_label,
+            "t": str(int(time.time() * 1000)), "st": _status_name(finished),
+            "ta": ",".join(map(str, to_act)),
+        }  # fmt: skip
+        response = self.m.ApplyResponse(
+            version=version,
+            status=FINISHED if finished else IN_PROGRESS,
+            to_act=to_act,
+            view=self._view(state, seat),
+            next_actions=self._legal_messages(self.engine.legal(state, seat))
+            if seat in to_act
+            else [],
+            event=self._event(StoredEvent(version, event_fields), seat),
+        )
+        new_encoded = self.engine.encode(state)
+        outcome = await self.store.apply(
+            game_id,
+            expected,
+            new_encoded,
+            _status_name(finished),
+            event_fields,
+            request_id=request.request_id,
+            fingerprint=fingerprint,
+            result=response.SerializeToString(),
+            request_ttl=self.settings.request_ttl_seconds,
+            key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
+        )
+        if outcome.kind == "OK":
+            self._state_cache.put(game_id, (version, new_encoded))
+            if finished:
+                GAMES_FINISHED.labels(self.spec.name).inc()
+                log.info("game_finished", version=version)
+            return response
+        self._state_cache.pop(game_id, None)
+        if outcome.kind == "DUP":
+            return self._stored_response(outcome.stored, request.request_id, fingerprint)
+        if outcome.kind == "STALE":
+            raise errors.stale_version(expected, outcome.version)
+        raise errors.not_found(game_id)
+
+    def _decide(self, request: Any, state: Any, seat: int) -> Action:
+        """The engine action the request names, or the reason it cannot apply."""
+        if self.engine.is_over(state):
+            raise errors.precondition("ERROR_REASON_GAME_OVER", "the game has ended")
+        if seat not in self.engine.to_act(state):
+            raise errors.precondition(
+                "ERROR_REASON_NOT_YOUR_TURN", f"seat {seat} is not asked to decide now"
+            )
+        return self._choose(request, self.engine.legal(state, seat))
+
+    # ----------------------------------------------------------------- Score
+
+    @unary("game")
+    async def Score(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        game_id = self._game_id(request)
+        meta = await self._meta(game_id)
+        version, state, _status = await self._load(game_id, meta)
+        return self.m.ScoreResponse(
+            version=version, scoreboard=scoreboard_to_proto(self.engine.score(state))
+        )
+
+    # ----------------------------------------------------------------- Watch
+
+    @streaming("game")
+    async def Watch(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        game_id = self._game_id(request)
+        if request.from_version < 0:
+            raise errors.invalid_argument("from_version", "must not be negative")
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=False)
+        bind(game_id=game_id, seat=seat)
+        last = request.from_version
+        batch = await self.store.events(game_id, last)
+        while True:
+            for index, stored in enumerate(batch):
+                event = self._event(stored, seat)
+                response = self.m.WatchResponse(event=event)
+                if request.include_view and index == len(batch) - 1:
+                    _version, state, _status = await self._load(game_id, meta)
+                    response.view.CopyFrom(self._view(state, seat))
+                yield response
+                last = stored.version
+                if event.status == FINISHED:
+                    return
+            batch = await self.store.wait_events(game_id, last, WATCH_BLOCK_MS)
+            if not batch and await self.store.load_meta(game_id) is None:
+                return  # expired while watching
+            await asyncio.sleep(0)
+
+    # ---------------------------------------------------------------- GetLog
+
+    @unary("game")
+    async def GetLog(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        game_id = self._game_id(request)
+        if request.from_version < 0 or request.limit < 0:
+            raise errors.invalid_argument("from_version/limit", "must not be negative")
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=False)
+        version, _state, status = await self._load(game_id, meta)
+        entries = []
+        for stored in await self.store.events(game_id, request.from_version, request.limit):
+            event = self._event(stored, seat)
+            entry = self.m.LogEntry(event=event)
+            if not event.redacted and event.seat >= 0:
+                entry.action.CopyFrom(
+                    self.codec.from_args_json(stored.fields["k"], stored.fields["a"])
+                )
+            entries.append(entry)
+        finished = status == "FINISHED"
+        return self.m.GetLogResponse(
+            entries=entries,
+            version=version,
+            seed=meta.seed if finished else 0,
+            options_json=_canonical(meta.options),
+            players=meta.players,
+        )
+
+
+def _canonical(options: dict[str, Any]) -> str:
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,126 @@
+"""``make run``: the whole local stack with one command.
+
+Starts Redis (a local ``redis-server``/valkey binary unless ``REDIS_URL`` is
+set), then every implemented service on its default port, prints where each
+listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
+(they drain), then Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.core.redis_server import LocalRedis, port_is_free, start_local_redis
+from services.registry import SERVICES, ServiceEntry
+
+REDIS_DEFAULT_PORT = 6379
+
+
+def _wait_healthy(entry: ServiceEntry, port: int, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            try:
+                reply = stub.Check(
+                    health_pb2.HealthCheckRequest(service=entry.service_name), timeout=1
+                )
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return True
+            except grpc.RpcError:
+                time.sleep(0.2)
+    return False
+
+
+def _start_redis() -> tuple[str, LocalRedis | None]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        print(f"redis       using REDIS_URL={url}")
+        return url, None
+    port = REDIS_DEFAULT_PORT if port_is_free(REDIS_DEFAULT_PORT) else None
+    local = start_local_redis(port)
+    print(f"redis       127.0.0.1:{local.port}  (embedded, pid {local.process.pid})")
+    return local.url, local
+
+
+def _port(entry: ServiceEntry) -> int:
+    """The entry's port: ``PORT_<NAME>`` if set, else its default."""
+    return int(os.environ.get(f"PORT_{entry.name.upper()}", entry.default_port))
+
+
+def main() -> int:
+    """Run the stack until interrupted; exit status 0 on a clean stop."""
+    entries = [e for e in SERVICES if e.implemented()]
+    busy = [
+        e
+        for e in entries
+        if not port_is_free(int(os.environ.get(f"PORT_{e.name.upper()}", e.default_port)))
+    ]
+    if busy:
+        for e in busy:
+            print(f"error: port {_port(e)} for {e.name} is in use", file=sys.stderr)
+        return 2
+    url, local = _start_redis()
+    children: list[tuple[ServiceEntry, subprocess.Popen[bytes]]] = []
+    stopping = False
+
+    def request_stop(_signum: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    try:
+        for entry in entries:
+            port = _port(entry)
+            env = {
+                **os.environ,
+                "REDIS_URL": url,
+                "PORT": str(port),
+                "METRICS_PORT": str(port + 1000),
+                "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
+            }
+            process = subprocess.Popen([sys.executable, "-m", entry.module], env=env)
+            children.append((entry, process))
+        for entry, process in children:
+            port = _port(entry)
+            healthy = _wait_healthy(entry, port)
+            state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
+            print(
+                f"{entry.name:<12}127.0.0.1:{port}  {entry.service_name}  "
+                f"metrics :{port + 1000}  {state}",
+                flush=True,
+            )
+        print("Roost is running. Press Ctrl-C to stop.", flush=True)
+        while not stopping:
+            for entry, process in children:
+                if process.poll() is not None:
+                    print(f"{entry.name} exited with status {process.returncode}", file=sys.stderr)
+                    stopping = True
+            time.sleep(0.2)
+    finally:
+        print("stopping...", flush=True)
+        for _entry, process in children:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for _entry, process in children:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if local is not None:
+            local.stop()
+        print("stopped.", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
