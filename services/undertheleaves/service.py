@@ -1,0 +1,40 @@
+"""The Under the Leaves game service: the engine plugged into the platform."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc, types_pb2
+
+from services.core.game_service import GameServicer, GameSpec
+from services.undertheleaves.rules import ENGINE
+
+
+def adapt_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Map the Options message onto the engine's options: an explicit list of
+    dweller cards is passed as the ``dwellers`` option."""
+    cards = options.pop("dweller_cards", None)
+    if cards:
+        options["dwellers"] = cards
+    return options
+
+
+SPEC = GameSpec(
+    name="undertheleaves",
+    service_name="roost.undertheleaves.v1.UnderTheLeaves",
+    default_port=50054,
+    engine=ENGINE,
+    messages=service_pb2,
+    types=types_pb2,
+    adapt_options=adapt_options,
+)
+
+
+class UnderTheLeavesService(GameServicer, service_pb2_grpc.UnderTheLeavesServicer):
+    """``roost.undertheleaves.v1.UnderTheLeaves``: all seven RPCs come from GameServicer."""
+
+
+def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:
+    """Register ``servicer`` on ``server``."""
+    service_pb2_grpc.add_UnderTheLeavesServicer_to_server(servicer, server)

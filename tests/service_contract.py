@@ -1,0 +1,551 @@
+"""The service contract every game must honour, as a reusable test suite.
+
+A game's service test subclasses :class:`ServiceContract`, names its spec and
+player counts, and implements :meth:`ServiceContract.secret_sequences` (what a
+reader must never see). Everything goes through real gRPC sockets to a real
+Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any, ClassVar
+
+import grpc
+import pytest
+import redis
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+from roost.common.v1 import common_pb2
+
+from services.core.game_service import GameServicer, GameSpec
+from services.core.store import events_key, game_key
+from tests.harness import ServerHandle, game_server
+
+FINISHED = common_pb2.GAME_STATUS_FINISHED
+
+
+def error_reason(error: grpc.RpcError) -> str:
+    """The ErrorInfo reason of a rich error status ('' when absent)."""
+    status = rpc_status.from_call(error)
+    if status is None:
+        return ""
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason
+    return ""
+
+
+def field_violations(error: grpc.RpcError) -> list[str]:
+    """Fields named by a BadRequest detail."""
+    status = rpc_status.from_call(error)
+    fields: list[str] = []
+    for detail in status.details if status else []:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad = error_details_pb2.BadRequest()
+            detail.Unpack(bad)
+            fields.extend(v.field for v in bad.field_violations)
+    return fields
+
+
+class Client:
+    """A thin test client over a game's generated stub."""
+
+    def __init__(self, handle: ServerHandle, spec: GameSpec, grpc_module: ModuleType) -> None:
+        self.channel = handle.channel()
+        short = spec.service_name.rsplit(".", 1)[1]
+        self.stub = getattr(grpc_module, f"{short}Stub")(self.channel)
+        self.m = spec.messages
+
+    @staticmethod
+    def md(token: str | None) -> list[tuple[str, str]]:
+        """Call metadata carrying a seat token."""
+        return [("x-seat-token", token)] if token else []
+
+    def new_game(self, players: int, seed: int = 0, **options: Any) -> Any:
+        """NewGame with options given as engine option names."""
+        request = self.m.NewGameRequest(
+            common=common_pb2.CommonOptions(players=players, seed=seed),
+        )
+        if options:
+            json_format.ParseDict(options, request.options)
+        return self.stub.NewGame(request, timeout=30)
+
+    def legal(self, game_id: str, token: str | None) -> Any:
+        """Legal for the token's seat."""
+        return self.stub.Legal(self.m.LegalRequest(game_id=game_id), metadata=self.md(token))
+
+    def apply(
+        self,
+        game_id: str,
+        token: str | None,
+        version: int,
+        action_id: int | None = None,
+        action: Any = None,
+        request_id: str = "",
+    ) -> Any:
+        """Apply by id or typed action."""
+        request = self.m.ApplyRequest(
+            game_id=game_id, expected_version=version, request_id=request_id
+        )
+        if action is not None:
+            request.action.CopyFrom(action)
+        elif action_id is not None:
+            request.action_id = action_id
+        return self.stub.Apply(request, metadata=self.md(token), timeout=30)
+
+    def state(self, game_id: str, token: str | None = None) -> Any:
+        """GetState as the token's seat (spectator without)."""
+        return self.stub.GetState(self.m.GetStateRequest(game_id=game_id), metadata=self.md(token))
+
+    def score(self, game_id: str) -> Any:
+        """Score."""
+        return self.stub.Score(self.m.ScoreRequest(game_id=game_id))
+
+    def log(self, game_id: str, token: str | None = None, from_version: int = 0) -> Any:
+        """GetLog as the token's seat."""
+        return self.stub.GetLog(
+            self.m.GetLogRequest(game_id=game_id, from_version=from_version),
+            metadata=self.md(token),
+        )
+
+    def watch(self, game_id: str, token: str | None = None, from_version: int = 0, view=False):
+        """A Watch stream iterator."""
+        return self.stub.Watch(
+            self.m.WatchRequest(game_id=game_id, from_version=from_version, include_view=view),
+            metadata=self.md(token),
+            timeout=120,
+        )
+
+    def play_random(self, created: Any, rng: random.Random, max_steps: int = 100_000) -> int:
+        """Play ``created`` to the end with random legal choices; return the final version."""
+        tokens = {c.seat: c.token for c in created.credentials}
+        game_id = created.game_id
+        version = created.version
+        to_act = list(created.to_act)
+        pending: dict[int, list[Any]] = {}
+        for _ in range(max_steps):
+            if not to_act:
+                return version
+            seat = rng.choice(to_act)
+            actions = pending.pop(seat, None)
+            if actions is None:
+                actions = list(self.legal(game_id, tokens[seat]).actions)
+            choice = rng.randrange(len(actions))
+            reply = self.apply(game_id, tokens[seat], version, action_id=choice)
+            version = reply.version
+            to_act = list(reply.to_act)
+            pending = {seat: list(reply.next_actions)} if reply.next_actions else {}
+        raise AssertionError("game did not end")
+
+
+class ServiceContract:
+    """Subclass in a game's test folder; see the module docstring."""
+
+    spec: ClassVar[GameSpec]
+    servicer_class: ClassVar[type[GameServicer]]
+    add_to_server: ClassVar[Callable[[Any, grpc.aio.Server], None]]
+    grpc_module: ClassVar[ModuleType]
+    player_counts: ClassVar[tuple[int, ...]]
+    full_games_per_count: ClassVar[int] = 1
+
+    def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
+        """Sequences (deck/bag order, other hands) that ``reader`` must never see."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------- fixtures
+
+    @pytest.fixture(scope="class")
+    def server(self, redis_server_url: str) -> Iterator[ServerHandle]:
+        cls = type(self)
+        with game_server(
+            cls.spec, cls.servicer_class, cls.add_to_server, redis_server_url
+        ) as handle:
+            yield handle
+
+    @pytest.fixture(scope="class")
+    def client(self, server: ServerHandle) -> Client:
+        return Client(server, type(self).spec, type(self).grpc_module)
+
+    @pytest.fixture(scope="class")
+    def raw_redis(self, redis_server_url: str) -> Iterator[redis.Redis]:
+        client = redis.Redis.from_url(redis_server_url)
+        yield client
+        client.close()
+
+    # -------------------------------------------------------------- helpers
+
+    def snapshot(self, raw: redis.Redis, game_id: str) -> tuple[Any, ...]:
+        """Everything stored for a game, to prove a rejection changed nothing."""
+        return (
+            raw.hgetall(game_key(game_id)),
+            raw.xrange(events_key(game_id)),
+        )
+
+    def engine_state(self, raw: redis.Redis, game_id: str) -> Any:
+        """The engine's full state as stored (for secrecy checks)."""
+        return self.spec.engine.decode(raw.hget(game_key(game_id), "state"))
+
+    def assert_rejected(
+        self,
+        raw: redis.Redis,
+        game_id: str,
+        call: Callable[[], Any],
+        code: grpc.StatusCode,
+        reason: str,
+    ) -> grpc.RpcError:
+        """``call`` fails with ``code``/``reason`` and the stored game is byte-identical."""
+        before = self.snapshot(raw, game_id)
+        with pytest.raises(grpc.RpcError) as caught:
+            call()
+        assert caught.value.code() == code, caught.value.details()
+        assert error_reason(caught.value) == reason
+        assert self.snapshot(raw, game_id) == before
+        return caught.value
+
+    def assert_no_secrets(self, message: Any, state: Any, reader: int | None) -> None:
+        """No secret sequence appears in ``message`` (any list in it), nor the generator state."""
+        as_dict = json_format.MessageToDict(message, preserving_proto_field_name=True)
+        lists = list(_lists_in(as_dict))
+        for secret in self.secret_sequences(state, reader):
+            if len(secret) < 3:
+                continue
+            for values in lists:
+                assert not _contains_run(values, secret), (
+                    f"reader {reader} sees a secret sequence {secret[:6]}..."
+                )
+        rng_state = _rng_state(state)
+        if rng_state is not None:
+            assert str(rng_state) not in json.dumps(as_dict)
+
+    # ---------------------------------------------------------------- tests
+
+    def test_health_and_reflection(self, server: ServerHandle) -> None:
+        """Server bootstrap: gRPC health per service name answers SERVING."""
+        with server.channel() as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            reply = health.Check(health_pb2.HealthCheckRequest(service=self.spec.service_name))
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    def test_full_random_games_through_the_service(self, client: Client) -> None:
+        """Random full games of every player count run to the end through Apply."""
+        for players in self.player_counts:
+            for index in range(self.full_games_per_count):
+                created = client.new_game(players, seed=1000 + 17 * players + index)
+                final_version = client.play_random(created, random.Random(players * 31 + index))
+                state = client.state(created.game_id)
+                assert state.status == FINISHED
+                assert state.version == final_version
+                board = client.score(created.game_id).scoreboard
+                assert board.final
+                assert len(board.seats) == players
+                assert board.winners
+                for seat_score in board.seats:
+                    assert seat_score.total == sum(c.points for c in seat_score.categories)
+
+    def test_legal_apply_state_score_log_behave(self, client: Client) -> None:
+        """Legal lists ids and labels; Apply returns the new version, view and next actions."""
+        created = client.new_game(self.player_counts[0], seed=7)
+        tokens = {c.seat: c.token for c in created.credentials}
+        assert created.version == 1
+        seat = created.to_act[0]
+        legal = client.legal(created.game_id, tokens[seat])
+        assert legal.version == 1
+        assert legal.actions
+        assert [a.ref.id for a in legal.actions] == list(range(len(legal.actions)))
+        assert all(a.ref.label and a.ref.kind for a in legal.actions)
+        reply = client.apply(created.game_id, tokens[seat], 1, action_id=0, request_id="r1")
+        assert reply.version == 2
+        assert reply.event.version == 2
+        assert reply.event.seat == seat
+        if seat in reply.to_act:
+            assert reply.next_actions
+        state = client.state(created.game_id, tokens[seat])
+        assert state.version == 2
+        assert state.viewer_seat == seat
+        spectator = client.state(created.game_id)
+        assert spectator.viewer_seat == -1
+        log = client.log(created.game_id)
+        assert [e.event.version for e in log.entries] == [1, 2]
+        assert log.entries[0].event.kind == "new_game"
+        assert log.seed == 0, "the seed is secret while the game runs"
+        board = client.score(created.game_id).scoreboard
+        assert not board.final
+        assert len(board.seats) == self.player_counts[0]
+
+    def test_typed_action_equals_action_id(self, client: Client) -> None:
+        """Apply accepts the typed action as well as its id."""
+        created = client.new_game(self.player_counts[0], seed=11)
+        seat = created.to_act[0]
+        token = created.credentials[seat].token
+        legal = client.legal(created.game_id, token)
+        chosen = legal.actions[len(legal.actions) // 2]
+        reply = client.apply(created.game_id, token, 1, action=chosen.action)
+        assert reply.event.label == chosen.ref.label or reply.event.redacted is False
+
+    def test_watch_streams_events_and_resumes(self, client: Client) -> None:
+        """Watch streams every event after from_version and resumes from any version."""
+        created = client.new_game(self.player_counts[0], seed=5)
+        tokens = {c.seat: c.token for c in created.credentials}
+        version = created.version
+        for _ in range(3):
+            seat = created.to_act[0] if version == 1 else list(reply.to_act)[0]
+            reply = client.apply(created.game_id, tokens[seat], version, action_id=0)
+            version = reply.version
+        stream = client.watch(created.game_id, from_version=0)
+        seen = [next(stream).event.version for _ in range(4)]
+        stream.cancel()
+        assert seen == [1, 2, 3, 4]
+        resumed = client.watch(created.game_id, from_version=2, view=True)
+        first = next(resumed)
+        assert first.event.version == 3
+        received: list[int] = []
+
+        def read_one() -> None:
+            received.append(next(resumed).event.version)
+
+        reader = threading.Thread(target=read_one)
+        reader.start()
+        next_seat = list(reply.to_act)[0]
+        client.apply(created.game_id, tokens[next_seat], version, action_id=0)
+        reader.join(10)
+        resumed.cancel()
+        assert received[-1] in (4, 5)
+
+    def test_stale_version_is_aborted(self, client: Client, raw_redis: redis.Redis) -> None:
+        """A stale expected_version is ABORTED and changes nothing."""
+        created = client.new_game(self.player_counts[0], seed=3)
+        seat = created.to_act[0]
+        token = created.credentials[seat].token
+        client.apply(created.game_id, token, 1, action_id=0)
+        self.assert_rejected(
+            raw_redis,
+            created.game_id,
+            lambda: client.apply(created.game_id, token, 1, action_id=0),
+            grpc.StatusCode.ABORTED,
+            "ERROR_REASON_STALE_VERSION",
+        )
+
+    def test_retried_request_id_is_applied_once(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """A retry with the same request id returns the first result and applies once."""
+        created = client.new_game(self.player_counts[0], seed=9)
+        seat = created.to_act[0]
+        token = created.credentials[seat].token
+        request_id = uuid.uuid4().hex
+        first = client.apply(created.game_id, token, 1, action_id=0, request_id=request_id)
+        second = client.apply(created.game_id, token, 1, action_id=0, request_id=request_id)
+        assert first == second
+        assert len(client.log(created.game_id).entries) == 2
+        self.assert_rejected(
+            raw_redis,
+            created.game_id,
+            lambda: client.apply(created.game_id, token, 1, action_id=1, request_id=request_id),
+            grpc.StatusCode.ALREADY_EXISTS,
+            "ERROR_REASON_REQUEST_ID_REUSED",
+        )
+
+    def test_concurrent_applies_one_wins(self, client: Client) -> None:
+        """Two writers on the same version: exactly one wins, the other is ABORTED."""
+        created = client.new_game(self.player_counts[0], seed=21)
+        seat = created.to_act[0]
+        token = created.credentials[seat].token
+        outcomes: list[str] = []
+
+        def attempt() -> None:
+            try:
+                client.apply(created.game_id, token, 1, action_id=0)
+                outcomes.append("ok")
+            except grpc.RpcError as error:
+                outcomes.append(error.code().name)
+
+        threads = [threading.Thread(target=attempt) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert outcomes.count("ok") == 1
+        assert outcomes.count("ABORTED") == 3
+        assert client.state(created.game_id).version == 2
+
+    def test_tokens_are_checked(self, client: Client, raw_redis: redis.Redis) -> None:
+        """A missing token is UNAUTHENTICATED, a wrong one PERMISSION_DENIED."""
+        created = client.new_game(self.player_counts[0], seed=4)
+        game_id = created.game_id
+        self.assert_rejected(
+            raw_redis, game_id, lambda: client.apply(game_id, None, 1, action_id=0),
+            grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_MISSING",
+        )  # fmt: skip
+        self.assert_rejected(
+            raw_redis, game_id, lambda: client.apply(game_id, "not-a-token", 1, action_id=0),
+            grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_TOKEN_INVALID",
+        )  # fmt: skip
+        self.assert_rejected(
+            raw_redis, game_id, lambda: client.legal(game_id, None),
+            grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_MISSING",
+        )  # fmt: skip
+        other = client.new_game(self.player_counts[0], seed=4)
+        self.assert_rejected(
+            raw_redis, game_id,
+            lambda: client.apply(game_id, other.credentials[0].token, 1, action_id=0),
+            grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_TOKEN_INVALID",
+        )  # fmt: skip
+
+    def test_out_of_turn_and_illegal_and_unknown(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """Out of turn, an unknown action id and an illegal typed action: FAILED_PRECONDITION."""
+        created = client.new_game(self.player_counts[-1], seed=6)
+        game_id = created.game_id
+        tokens = {c.seat: c.token for c in created.credentials}
+        waiting = [s for s in tokens if s not in created.to_act]
+        if waiting:
+            self.assert_rejected(
+                raw_redis, game_id, lambda: client.apply(game_id, tokens[waiting[0]], 1, action_id=0),
+                grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_NOT_YOUR_TURN",
+            )  # fmt: skip
+        seat = created.to_act[0]
+        legal = client.legal(game_id, tokens[seat]).actions
+        self.assert_rejected(
+            raw_redis, game_id, lambda: client.apply(game_id, tokens[seat], 1, action_id=len(legal)),
+            grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_UNKNOWN_ACTION",
+        )  # fmt: skip
+        illegal = self.illegal_action(legal)
+        self.assert_rejected(
+            raw_redis, game_id, lambda: client.apply(game_id, tokens[seat], 1, action=illegal),
+            grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_ILLEGAL_ACTION",
+        )  # fmt: skip
+
+    def illegal_action(self, legal: list[Any]) -> Any:
+        """A typed action of a legal kind that is not in the legal list."""
+        action = type(legal[0].action)()
+        action.CopyFrom(legal[0].action)
+        kind = action.WhichOneof("kind")
+        sub = getattr(action, kind)
+        for field in sub.DESCRIPTOR.fields:
+            if field.type == field.TYPE_INT32 and field.label != field.LABEL_REPEATED:
+                setattr(sub, field.name, 9999)
+                return action
+        raise AssertionError("override illegal_action for this game")
+
+    def test_acting_after_the_end(self, client: Client, raw_redis: redis.Redis) -> None:
+        """After the end every Apply is FAILED_PRECONDITION / GAME_OVER."""
+        created = client.new_game(self.player_counts[0], seed=77)
+        version = client.play_random(created, random.Random(5))
+        token = created.credentials[0].token
+        self.assert_rejected(
+            raw_redis, created.game_id, lambda: client.apply(created.game_id, token, version, 0),
+            grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_GAME_OVER",
+        )  # fmt: skip
+        log = client.log(created.game_id)
+        assert log.seed == 77, "the seed is revealed once the game has ended"
+        assert len(client.legal(created.game_id, token).actions) == 0
+
+    def test_malformed_requests_are_invalid_argument(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """Malformed requests are INVALID_ARGUMENT with the offending field."""
+        created = client.new_game(self.player_counts[0], seed=8)
+        game_id = created.game_id
+        token = created.credentials[created.to_act[0]].token
+        m = self.spec.messages
+        cases = [
+            (m.ApplyRequest(expected_version=1, action_id=0), "game_id"),
+            (m.ApplyRequest(game_id=game_id, action_id=0), "expected_version"),
+            (m.ApplyRequest(game_id=game_id, expected_version=1), "choice"),
+            (m.ApplyRequest(game_id=game_id, expected_version=1, action_id=-1), "action_id"),
+            (m.ApplyRequest(game_id=game_id, expected_version=1, request_id="x" * 200,
+                            action_id=0), "request_id"),
+            (m.ApplyRequest(game_id="bad id!", expected_version=1, action_id=0), "game_id"),
+        ]  # fmt: skip
+        for request, field in cases:
+            error = self.assert_rejected(
+                raw_redis, game_id,
+                lambda r=request: client.stub.Apply(r, metadata=client.md(token)),
+                grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_INVALID_REQUEST",
+            )  # fmt: skip
+            assert field_violations(error) == [field]
+        with pytest.raises(grpc.RpcError) as caught:
+            client.new_game(self.spec.engine.max_players + 1)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error_reason(caught.value) == "ERROR_REASON_INVALID_OPTIONS"
+        with pytest.raises(grpc.RpcError) as caught:
+            client.stub.NewGame(m.NewGameRequest())
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+    def test_unknown_game_is_not_found(self, client: Client) -> None:
+        """An unknown game id is NOT_FOUND on every method."""
+        for call in (
+            lambda: client.state("0" * 24),
+            lambda: client.score("0" * 24),
+            lambda: client.log("0" * 24),
+            lambda: client.apply("0" * 24, "t", 1, action_id=0),
+        ):
+            with pytest.raises(grpc.RpcError) as caught:
+                call()
+            assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+            assert error_reason(caught.value) == "ERROR_REASON_GAME_NOT_FOUND"
+
+    def test_no_view_or_log_leaks_hidden_data(self, client: Client, raw_redis: redis.Redis) -> None:
+        """No seat's view of another, no spectator view and no log entry carries secrets."""
+        players = self.player_counts[-1]
+        created = client.new_game(players, seed=99)
+        tokens = {c.seat: c.token for c in created.credentials}
+        rng = random.Random(3)
+        version = created.version
+        to_act = list(created.to_act)
+        for step in range(60):
+            if not to_act:
+                break
+            state = self.engine_state(raw_redis, created.game_id)
+            for reader in [None, *tokens]:
+                token = tokens.get(reader) if reader is not None else None
+                self.assert_no_secrets(client.state(created.game_id, token), state, reader)
+                if step % 10 == 0:
+                    self.assert_no_secrets(client.log(created.game_id, token), state, reader)
+            seat = rng.choice(to_act)
+            legal = client.legal(created.game_id, tokens[seat]).actions
+            reply = client.apply(created.game_id, tokens[seat], version, rng.randrange(len(legal)))
+            version = reply.version
+            to_act = list(reply.to_act)
+        stream = client.watch(created.game_id, from_version=0, view=True)
+        state = self.engine_state(raw_redis, created.game_id)
+        for _ in range(version):
+            self.assert_no_secrets(next(stream), state, None)
+        stream.cancel()
+
+
+def _lists_in(value: Any) -> Iterator[list[Any]]:
+    if isinstance(value, dict):
+        for inner in value.values():
+            yield from _lists_in(inner)
+    elif isinstance(value, list):
+        scalars = [v for v in value if not isinstance(v, dict | list)]
+        if scalars:
+            yield scalars
+        for inner in value:
+            yield from _lists_in(inner)
+
+
+def _contains_run(values: list[Any], secret: list[Any]) -> bool:
+    text = [str(v) for v in values]
+    needle = [str(v) for v in secret]
+    n = len(needle)
+    return any(text[i : i + n] == needle for i in range(len(text) - n + 1))
+
+
+def _rng_state(state: Any) -> int | None:
+    rng = getattr(state, "rng", None)
+    if rng is None and isinstance(state, dict):
+        rng = state.get("rng")
+    return getattr(rng, "state", rng) if rng is not None else None
