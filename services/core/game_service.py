@@ -33,7 +33,7 @@ from services.core.convert import (
     scoreboard_to_proto,
     view_to_proto,
 )
-from services.core.engine import Action, Engine, IllegalAction, OptionError
+from services.core.engine import Action, Engine, IllegalAction, OptionError, Rng
 from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_CREATED, GAMES_FINISHED, streaming, unary
 from services.core.store import FINGERPRINT_LENGTH, GameMeta, GameStore, StoredEvent
@@ -268,7 +268,24 @@ class GameServicer:
         bind(game_id=game_id, seat=seat)
         version, state, _status = await self._load(game_id, meta)
         actions = [] if self.engine.is_over(state) else self.engine.legal(state, seat)
-        return self.m.LegalResponse(version=version, actions=self._legal_messages(actions))
+        messages = self._legal_messages(actions)
+        if request.with_score_preview and actions:
+            self._preview_scores(state, seat, actions, messages)
+        return self.m.LegalResponse(version=version, actions=messages)
+
+    def _preview_scores(
+        self, state: Any, seat: int, actions: list[Action], messages: list[Message]
+    ) -> None:
+        """Fill ``score_after``: the seat's total after each action, simulated on a
+        copy whose generator is freshly seeded so no hidden order leaks."""
+        encoded = self.engine.encode(state)
+        for action, message in zip(actions, messages, strict=True):
+            trial = self.engine.decode(encoded)
+            if not reseed(trial, secrets.randbits(64)):
+                return
+            trial = self.engine.apply(trial, seat, action)
+            board = self.engine.score(trial)
+            message.score_after = next(s.total for s in board.seats if s.seat == seat)
 
     # ----------------------------------------------------------------- Apply
 
@@ -486,6 +503,26 @@ class GameServicer:
             options_json=_canonical(meta.options),
             players=meta.players,
         )
+
+
+def reseed(state: Any, seed: int) -> bool:
+    """Replace the generator kept at ``state.rng`` (an :class:`Rng` or its int
+    state; the engine convention); False when the state keeps none there."""
+    seed &= (1 << 64) - 1
+    if isinstance(state, dict):
+        if isinstance(state.get("rng"), int):
+            state["rng"] = seed
+            return True
+        rng = state.get("rng")
+    else:
+        rng = getattr(state, "rng", None)
+        if isinstance(rng, int) and not isinstance(rng, bool):
+            state.rng = seed
+            return True
+    if isinstance(rng, Rng):
+        rng.state = seed
+        return True
+    return False
 
 
 def _canonical(options: dict[str, Any]) -> str:
