@@ -1,0 +1,1 @@
+"""Benchmarks: each writes its figures into a marked section of docs/BENCHMARKS.md."""
