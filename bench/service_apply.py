@@ -1,0 +1,183 @@
+"""Apply throughput and latency through a real service, against a baseline.
+
+    python -m bench.service_apply [--seconds S] [--concurrency 1 8 32]
+
+Starts a local Redis (unless REDIS_URL is set), the Under the Leaves service
+and the baseline server (``bench.baseline_server``: an empty unary call plus
+one EVALSHA writing a value of the game's state size) as separate processes.
+C client tasks each play games with ``Apply(action_id=0)`` — always legal —
+and only the Apply calls are timed. The ratio Apply/baseline throughput is the
+figure that matters (target: at least 70%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any
+
+import grpc
+from roost.common.v1 import common_pb2
+from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
+
+from bench.report import machine, write_section
+from services.core.redis_server import free_port, start_local_redis
+
+FINISHED = common_pb2.GAME_STATUS_FINISHED
+
+
+@contextmanager
+def process(args: list[str], env: dict[str, str]) -> Any:
+    """Run a child process for the duration of the block."""
+    child = subprocess.Popen(args, env={**os.environ, **env})
+    try:
+        yield child
+    finally:
+        child.terminate()
+        child.wait(10)
+
+
+async def wait_ready(address: str) -> None:
+    """Wait until a channel to ``address`` connects."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        await asyncio.wait_for(channel.channel_ready(), 30)
+
+
+async def apply_load(address: str, concurrency: int, seconds: float) -> tuple[list[float], float]:
+    """Run C Apply loops; return Apply latencies and the elapsed wall time."""
+    latencies: list[float] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = service_pb2_grpc.UnderTheLeavesStub(channel)
+        deadline = time.perf_counter() + seconds
+
+        async def worker(index: int) -> None:
+            seed = index * 1000
+            while time.perf_counter() < deadline:
+                seed += 1
+                created = await stub.NewGame(
+                    service_pb2.NewGameRequest(
+                        common=common_pb2.CommonOptions(players=2, seed=seed)
+                    )
+                )
+                tokens = {c.seat: c.token for c in created.credentials}
+                version, to_act = created.version, list(created.to_act)
+                while to_act and time.perf_counter() < deadline:
+                    started = time.perf_counter()
+                    reply = await stub.Apply(
+                        service_pb2.ApplyRequest(
+                            game_id=created.game_id, expected_version=version, action_id=0
+                        ),
+                        metadata=[("x-seat-token", tokens[to_act[0]])],
+                    )
+                    latencies.append(time.perf_counter() - started)
+                    version, to_act = reply.version, list(reply.to_act)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(i) for i in range(concurrency)))
+        return latencies, time.perf_counter() - started
+
+
+async def baseline_load(
+    address: str, concurrency: int, seconds: float
+) -> tuple[list[float], float]:
+    """C loops of the baseline call; return latencies and elapsed time."""
+    latencies: list[float] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.unary_unary("/roost.bench.v1.Baseline/Call")
+        deadline = time.perf_counter() + seconds
+
+        async def worker() -> None:
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                await call(b"")
+                latencies.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return latencies, time.perf_counter() - started
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile in milliseconds."""
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def state_size() -> int:
+    """Typical encoded state size of a 2-player game mid-way."""
+    from services.undertheleaves.rules import ENGINE
+
+    state = ENGINE.setup(2, {}, 1)
+    for _ in range(12):
+        state = ENGINE.apply(
+            state, ENGINE.to_act(state)[0], ENGINE.legal(state, ENGINE.to_act(state)[0])[0]
+        )
+    return len(ENGINE.encode(state))
+
+
+async def run(seconds: float, levels: list[int], url: str) -> list[str]:
+    """Measure each concurrency level; return table rows."""
+    size = state_size()
+    game_port, base_port = free_port(), free_port()
+    env = {"REDIS_URL": url, "PORT": str(game_port), "METRICS_PORT": "0", "LOG_LEVEL": "warning"}
+    rows = []
+    with (
+        process([sys.executable, "-m", "services.undertheleaves"], env),
+        process(
+            [sys.executable, "-m", "bench.baseline_server", str(base_port), url, str(size)], {}
+        ),
+    ):
+        await wait_ready(f"127.0.0.1:{game_port}")
+        await wait_ready(f"127.0.0.1:{base_port}")
+        await apply_load(f"127.0.0.1:{game_port}", 4, 1.0)  # warm up
+        for level in levels:
+            base_lat, base_time = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
+            app_lat, app_time = await apply_load(f"127.0.0.1:{game_port}", level, seconds)
+            base_rate, app_rate = len(base_lat) / base_time, len(app_lat) / app_time
+            rows.append(
+                f"| {level} | {app_rate:,.0f} | {pct(app_lat, 0.5):.2f} | {pct(app_lat, 0.99):.2f} "
+                f"| {base_rate:,.0f} | {pct(base_lat, 0.5):.2f} | {pct(base_lat, 0.99):.2f} "
+                f"| {100 * app_rate / base_rate:.0f}% |"
+            )
+            print(rows[-1], flush=True)
+    rows.append(
+        f"\nState size used by the baseline: {size:,} bytes "
+        f"(mean Apply {statistics.mean(app_lat) * 1000:.2f} ms at the last level)."
+    )
+    return rows
+
+
+def main() -> None:
+    """Run and write the service section of docs/BENCHMARKS.md."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--concurrency", type=int, nargs="*", default=[1, 8, 32])
+    args = parser.parse_args()
+    url = os.environ.get("REDIS_URL")
+    local = None if url else start_local_redis()
+    try:
+        rows = asyncio.run(run(args.seconds, args.concurrency, url or local.url))
+    finally:
+        if local:
+            local.stop()
+    lines = [
+        "## Service: Apply throughput against the baseline (Under the Leaves, 2 players)",
+        "",
+        f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
+        "client, service, baseline server and Redis share the machine's 2 cores).",
+        "",
+        "| clients | Apply/s | p50 ms | p99 ms | baseline/s | p50 ms | p99 ms | Apply ÷ baseline |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+    ]
+    write_section("service", "\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
