@@ -1,0 +1,1 @@
+"""Birdscaping: rules engine (``rules``) and, later, its game service."""
