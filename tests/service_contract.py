@@ -157,6 +157,8 @@ class ServiceContract:
     grpc_module: ClassVar[ModuleType]
     player_counts: ClassVar[tuple[int, ...]]
     full_games_per_count: ClassVar[int] = 1
+    #: True when the first legal action's score effect involves no chance.
+    preview_is_exact: ClassVar[bool] = True
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """Sequences (deck/bag order, other hands) that ``reader`` must never see."""
@@ -282,6 +284,24 @@ class ServiceContract:
         assert not board.final
         assert len(board.seats) == self.player_counts[0]
 
+    def test_score_preview_changes_nothing(self, client: Client, raw_redis: redis.Redis) -> None:
+        """Legal with a score preview fills score_after and writes nothing."""
+        created = client.new_game(self.player_counts[0], seed=12)
+        seat = created.to_act[0]
+        token = created.credentials[seat].token
+        before = self.snapshot(raw_redis, created.game_id)
+        legal = client.stub.Legal(
+            self.spec.messages.LegalRequest(game_id=created.game_id, with_score_preview=True),
+            metadata=client.md(token),
+        )
+        assert self.snapshot(raw_redis, created.game_id) == before
+        assert len(legal.actions) == len(client.legal(created.game_id, token).actions)
+        reply = client.apply(created.game_id, token, 1, action_id=0)
+        board = client.score(created.game_id).scoreboard
+        if self.preview_is_exact:
+            assert board.seats[seat].total == legal.actions[0].score_after
+        assert reply.version == 2
+
     def test_typed_action_equals_action_id(self, client: Client) -> None:
         """Apply accepts the typed action as well as its id."""
         created = client.new_game(self.player_counts[0], seed=11)
@@ -297,10 +317,10 @@ class ServiceContract:
         created = client.new_game(self.player_counts[0], seed=5)
         tokens = {c.seat: c.token for c in created.credentials}
         version = created.version
+        to_act = list(created.to_act)
         for _ in range(3):
-            seat = created.to_act[0] if version == 1 else list(reply.to_act)[0]
-            reply = client.apply(created.game_id, tokens[seat], version, action_id=0)
-            version = reply.version
+            reply = client.apply(created.game_id, tokens[to_act[0]], version, action_id=0)
+            version, to_act = reply.version, list(reply.to_act)
         stream = client.watch(created.game_id, from_version=0)
         seen = [next(stream).event.version for _ in range(4)]
         stream.cancel()
@@ -315,8 +335,7 @@ class ServiceContract:
 
         reader = threading.Thread(target=read_one)
         reader.start()
-        next_seat = list(reply.to_act)[0]
-        client.apply(created.game_id, tokens[next_seat], version, action_id=0)
+        client.apply(created.game_id, tokens[to_act[0]], version, action_id=0)
         reader.join(10)
         resumed.cancel()
         assert received[-1] in (4, 5)
@@ -411,13 +430,15 @@ class ServiceContract:
         waiting = [s for s in tokens if s not in created.to_act]
         if waiting:
             self.assert_rejected(
-                raw_redis, game_id, lambda: client.apply(game_id, tokens[waiting[0]], 1, action_id=0),
+                raw_redis, game_id,
+                lambda: client.apply(game_id, tokens[waiting[0]], 1, action_id=0),
                 grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_NOT_YOUR_TURN",
             )  # fmt: skip
         seat = created.to_act[0]
         legal = client.legal(game_id, tokens[seat]).actions
         self.assert_rejected(
-            raw_redis, game_id, lambda: client.apply(game_id, tokens[seat], 1, action_id=len(legal)),
+            raw_redis, game_id,
+            lambda: client.apply(game_id, tokens[seat], 1, action_id=len(legal)),
             grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_UNKNOWN_ACTION",
         )  # fmt: skip
         illegal = self.illegal_action(legal)
@@ -433,7 +454,7 @@ class ServiceContract:
         kind = action.WhichOneof("kind")
         sub = getattr(action, kind)
         for field in sub.DESCRIPTOR.fields:
-            if field.type == field.TYPE_INT32 and field.label != field.LABEL_REPEATED:
+            if field.type == field.TYPE_INT32 and not field.is_repeated:
                 setattr(sub, field.name, 9999)
                 return action
         raise AssertionError("override illegal_action for this game")

@@ -18,7 +18,6 @@ from roost.common.v1 import common_pb2
 
 from services.core.engine import Action, ScoreBoard
 
-_REPEATED = FieldDescriptor.LABEL_REPEATED
 _ENUM = FieldDescriptor.TYPE_ENUM
 
 
@@ -31,7 +30,7 @@ class _KindCodec:
         self.message_class = message_class
         descriptor = message_class.DESCRIPTOR
         self.fields = [f.name for f in descriptor.fields]
-        self.repeated = {f.name for f in descriptor.fields if f.label == _REPEATED}
+        self.repeated = {f.name for f in descriptor.fields if f.is_repeated}
         self.enum_by_name: dict[str, dict[str, int]] = {}
         self.enum_by_number: dict[str, dict[int, str]] = {}
         for f in descriptor.fields:
@@ -131,7 +130,7 @@ def options_from_proto(options: Message) -> dict[str, Any]:
     """Options that were set (presence-tracked scalars, non-empty repeated)."""
     result: dict[str, Any] = {}
     for field in options.DESCRIPTOR.fields:
-        if field.label == _REPEATED:
+        if field.is_repeated:
             values = list(getattr(options, field.name))
             if values:
                 result[field.name] = values
