@@ -1,0 +1,1 @@
+"""Sky Garden: rules engine (``services.skygarden.rules``) and its game service."""
