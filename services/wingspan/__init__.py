@@ -1,0 +1,1 @@
+"""Wingspan (base game): rules engine and game service."""

@@ -1,0 +1,5 @@
+"""Wingspan rules engine (pure Python, no I/O at play time)."""
+
+from .engine import ENGINE, WingspanEngine
+
+__all__ = ["ENGINE", "WingspanEngine"]

@@ -1,0 +1,462 @@
+"""The Wingspan engine object: setup, legal, apply, score, view, encode."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
+from services.core.engine.rng import Rng
+
+from . import powers  # noqa: F401 - registers the power handlers
+from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
+from .cards import (
+    BONUS_CONDITION,
+    BONUS_IDS,
+    BONUS_NAME,
+    COLOR,
+    COLOR_ENUM,
+    FACE_ENUM,
+    FOOD_IDX,
+    FOOD_NAMES,
+    GOAL_COUNTS,
+    GOAL_IDS,
+    GOAL_NAME,
+    HAB_ENUM,
+    LANGUAGE_BONUS,
+    LIMIT,
+    N_BASE,
+    NAME,
+    NB,
+    NBONUS,
+    NEST,
+    NEST_ENUM,
+    POWERFUL,
+    SUMMARY,
+    TILE_GOALS,
+    VP,
+)
+from .core import (
+    APPLY,
+    D_ACTIVATE,
+    D_BONUS,
+    D_CHOOSE_FOOD,
+    D_CHOOSE_PLAYER,
+    D_DRAW,
+    D_EGG_COST,
+    D_LAY_EGG,
+    D_MOVE,
+    D_PAY_EGG,
+    D_PAY_FOOD,
+    D_PLAY_EXTRA,
+    D_REPEAT,
+    D_TAKE_DIE,
+    D_TRADE,
+    D_TUCK,
+    DECISION_NAMES,
+    LEGAL,
+    OVER,
+    P_START_TURN,
+    PLAY_PHASE,
+    ROUND_CUBES,
+    SETUP,
+    State,
+    advance,
+    refill_tray,
+    roll_feeder,
+)
+from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "goal_side": "green",
+    "no_language_bonus_cards": False,
+    "no_powerful_birds": False,
+    "swift_start": False,
+}
+PHASE_ENUM = ("PHASE_SETUP", "PHASE_PLAY", "PHASE_GAME_OVER")
+STAGE_ENUM = ("SETUP_STAGE_BIRDS", "SETUP_STAGE_FOOD", "SETUP_STAGE_BONUS", "SETUP_STAGE_DONE")
+
+# Where a pending decision keeps its context bird / remaining count / habitat.
+_BIRD_AT = {
+    D_PAY_FOOD: 2,
+    D_ACTIVATE: 2,
+    D_TRADE: 2,
+    D_TUCK: 2,
+    D_EGG_COST: 2,
+    D_MOVE: 2,
+    D_REPEAT: 2,
+    D_CHOOSE_PLAYER: 2,
+    D_PLAY_EXTRA: 2,
+    D_LAY_EGG: 6,
+    D_TAKE_DIE: 7,
+}
+_REMAINING_AT = {D_TAKE_DIE: 2, D_LAY_EGG: 2, D_DRAW: 2, D_PAY_EGG: 2, D_CHOOSE_FOOD: 2}
+_HAB_AT = {D_BONUS: 2, D_PLAY_EXTRA: 3}
+
+
+def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    opts = dict(DEFAULT_OPTIONS)
+    for key, value in options.items():
+        if key not in DEFAULT_OPTIONS:
+            raise OptionError(key, "unknown option")
+        if key == "goal_side":
+            if value not in ("green", "blue"):
+                raise OptionError(key, "must be 'green' or 'blue'")
+        elif not isinstance(value, bool):
+            raise OptionError(key, "must be a boolean")
+        opts[key] = value
+    return opts
+
+
+def deck_birds(opts: Mapping[str, Any]) -> list[int]:
+    """The bird cards of the deck for these options."""
+    birds = list(range(NB if opts["swift_start"] else N_BASE))
+    if opts["no_powerful_birds"]:
+        birds = [b for b in birds if b not in POWERFUL]
+    return birds
+
+
+def bonus_cards(opts: Mapping[str, Any]) -> list[int]:
+    cards = list(range(NBONUS))
+    if opts["no_language_bonus_cards"]:
+        cards = [k for k in cards if k not in LANGUAGE_BONUS]
+    return cards
+
+
+class WingspanEngine:
+    """Wingspan (base game), 2 to 5 players, every bird power."""
+
+    name = "wingspan"
+    min_players = 2
+    max_players = 5
+
+    # ------------------------------------------------------------------ setup
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
+        if not isinstance(players, int) or not 2 <= players <= 5:
+            raise OptionError("players", "Wingspan is for 2 to 5 players")
+        opts = parse_options(options or {})
+        rng = Rng(seed)
+        s = State()
+        s.n = players
+        s.opts = opts
+        s.rng = rng
+        s.phase = SETUP
+        s.round = 0
+        s.dec = 0
+        deck = deck_birds(opts)
+        rng.shuffle(deck)
+        s.deck = deck
+        s.discard = []
+        bdeck = bonus_cards(opts)
+        rng.shuffle(bdeck)
+        s.bdeck = bdeck
+        s.bdiscard = []
+        tiles = list(range(8))
+        rng.shuffle(tiles)
+        s.goals = [TILE_GOALS[t][rng.below(2)] for t in tiles[:4]]
+        s.gscore = [[], [], [], []]
+        s.gcount = [[], [], [], []]
+        roll_feeder(s)
+        s.tray = []
+        refill_tray(s)
+        s.first = rng.below(players)
+        s.turn = s.first
+        s.cubes = [ROUND_CUBES[0]] * players
+        s.hands = [[] for _ in range(players)]
+        s.bonus = [[] for _ in range(players)]
+        s.food = [[0] * 5 for _ in range(players)]
+        s.rows = [[[], [], []] for _ in range(players)]
+        s.eggs = [0] * NB
+        s.cache = [0] * NB
+        s.tucked = [0] * NB
+        s.pused = [0] * NB
+        s.pinks = [[] for _ in range(players)]
+        s.neggs = [0] * players
+        s.stack = []
+        s.eot = 0
+        s.rodent = 0
+        s.last_egg = -1
+        s.draft = []
+        s.boffer = []
+        s.sdeal = [[s.deck.pop() for _ in range(5)] for _ in range(players)]
+        s.sbonus = [[s.bdeck.pop() for _ in range(2)] for _ in range(players)]
+        s.sstage = [0] * players
+        s.skeep = [[] for _ in range(players)]
+        s.sfood = [[] for _ in range(players)]
+        return s
+
+    def _setup_legal(self, s: State, seat: int) -> list[Action]:
+        stage = s.sstage[seat]
+        if stage == 0:
+            return [keep_birds(sub) for sub in subsets(s.sdeal[seat])]
+        if stage == 1:
+            k = len(s.skeep[seat])
+            return [keep_food(c) for c in combinations(range(5), 5 - k)]
+        if stage == 2:
+            return [KEEP_BONUS[k] for k in s.sbonus[seat]]
+        return []
+
+    def _setup_apply(self, s: State, seat: int, action: Action) -> State:
+        if not 0 <= seat < s.n or s.sstage[seat] >= 3:
+            raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} has nothing to decide")
+        key = action.key()
+        acts = self._setup_legal(s, seat)
+        if not any(a.key() == key for a in acts):
+            raise IllegalAction("NOT_LEGAL", "not a legal setup choice")
+        stage = s.sstage[seat]
+        value = action.args[0][1]
+        if stage == 0:
+            s.skeep[seat] = list(value)
+        elif stage == 1:
+            s.sfood[seat] = sorted(FOOD_IDX[f] for f in value)
+        else:
+            s.sbonus[seat] = [value] + [k for k in s.sbonus[seat] if k != value]
+        s.sstage[seat] = stage + 1
+        if stage == 0 and len(s.skeep[seat]) in (0, 5):
+            # only one way to keep food: keep it without asking
+            only = self._setup_legal(s, seat)[0]
+            s.sfood[seat] = sorted(FOOD_IDX[f] for f in only.args[0][1])
+            s.sstage[seat] = 2
+        s.dec += 1
+        if all(st >= 3 for st in s.sstage):
+            self._start_game(s)
+        return s
+
+    def _start_game(self, s: State) -> None:
+        """Reveal the setup choices and start round 1."""
+        for p in range(s.n):
+            kept = s.skeep[p]
+            s.hands[p] = list(kept)
+            s.discard.extend(b for b in s.sdeal[p] if b not in kept)
+            for f in s.sfood[p]:
+                s.food[p][f] += 1
+            s.bonus[p] = [s.sbonus[p][0]]
+            s.bdiscard.extend(s.sbonus[p][1:])
+        s.sdeal = [[] for _ in range(s.n)]
+        s.sbonus = [[] for _ in range(s.n)]
+        s.skeep = [[] for _ in range(s.n)]
+        s.sfood = [[] for _ in range(s.n)]
+        s.phase = PLAY_PHASE
+        s.stack = [[P_START_TURN, s.first]]
+        advance(s)
+
+    # ------------------------------------------------------------ the contract
+    def to_act(self, s: State) -> list[int]:
+        phase = s.phase
+        if phase == PLAY_PHASE:
+            return [s.stack[-1][1]]
+        if phase == SETUP:
+            return [p for p in range(s.n) if s.sstage[p] < 3]
+        return []
+
+    def legal(self, s: State, seat: int) -> list[Action]:
+        phase = s.phase
+        if phase == PLAY_PHASE:
+            t = s.stack[-1]
+            if t[1] != seat:
+                return []
+            lc = s.lc
+            if lc is not None and lc[0] == s.dec:
+                return list(lc[2])
+            acts = LEGAL[t[0]](s, t)
+            s.lc = (s.dec, seat, acts)
+            return list(acts)
+        if phase == SETUP and 0 <= seat < s.n:
+            return self._setup_legal(s, seat)
+        return []
+
+    def apply(self, s: State, seat: int, action: Action) -> State:
+        phase = s.phase
+        if phase != PLAY_PHASE:
+            if phase == OVER:
+                raise IllegalAction("WINGSPAN_OVER", "the game is over")
+            return self._setup_apply(s, seat, action)
+        t = s.stack[-1]
+        if t[1] != seat:
+            raise IllegalAction("NOT_YOUR_TURN", f"seat {t[1]} is to act, not seat {seat}")
+        lc = s.lc
+        acts = lc[2] if lc is not None and lc[0] == s.dec else LEGAL[t[0]](s, t)
+        for x in acts:
+            if x is action:
+                break
+        else:
+            key = action.key()
+            for x in acts:
+                if x.key() == key:
+                    break
+            else:
+                raise IllegalAction("NOT_LEGAL", f"{action.kind} is not legal now")
+        APPLY[t[0]](s, t, x)
+        s.dec += 1
+        advance(s)
+        return s
+
+    def is_over(self, s: State) -> bool:
+        return s.phase == OVER
+
+    def score(self, s: State) -> ScoreBoard:
+        """The score sheet. Mid-game, bonus cards (secret) are left out; they
+        count once the game is over."""
+        final = s.phase == OVER
+        board = scoreboard(s, final)
+        if not final:
+            for seat_score in board.seats:
+                seat_score.total -= seat_score.categories["bonus_cards"]
+                seat_score.categories["bonus_cards"] = 0
+            board.rank_seats()
+        board.extras["round"] = str(min(s.round + 1, 4))
+        board.extras["goal_side"] = s.opts["goal_side"]
+        return board
+
+    # ------------------------------------------------------------------- view
+    def view(self, s: State, seat: int | None) -> dict[str, Any]:
+        me = seat if seat is not None and 0 <= seat < s.n else -1
+        final = s.phase == OVER
+        players = []
+        for p in range(s.n):
+            players.append(self._player_view(s, p, p == me, final))
+        decision: dict[str, Any] = {
+            "kind": "DECISION_KIND_UNSPECIFIED",
+            "seat": -1,
+            "bird": -1,
+            "remaining": 0,
+            "habitat": "HABITAT_UNSPECIFIED",
+        }
+        if s.phase == SETUP:
+            decision["kind"] = "DECISION_KIND_SETUP"
+        elif s.phase == PLAY_PHASE:
+            t = s.stack[-1]
+            c = t[0]
+            decision["kind"] = DECISION_NAMES[c]
+            decision["seat"] = t[1]
+            if c in _BIRD_AT:
+                decision["bird"] = t[_BIRD_AT[c]]
+            if c in _REMAINING_AT:
+                decision["remaining"] = t[_REMAINING_AT[c]]
+            if c in _HAB_AT:
+                decision["habitat"] = HAB_ENUM[t[_HAB_AT[c]]]
+        goals = []
+        for r, g in enumerate(s.goals):
+            goals.append(
+                {
+                    "round": r + 1,
+                    "goal_id": GOAL_IDS[g],
+                    "name": GOAL_NAME[g],
+                    "counts": GOAL_COUNTS[g],
+                    "scored": bool(s.gscore[r]),
+                    "count_by_seat": list(s.gcount[r]),
+                    "points_by_seat": list(s.gscore[r]),
+                }
+            )
+        return {
+            "phase": PHASE_ENUM[s.phase],
+            "round": min(s.round + 1, 4),
+            "turn_seat": s.turn,
+            "first_player": s.first,
+            "to_act": self.to_act(s),
+            "viewer_seat": me,
+            "decision": decision,
+            "birdfeeder": [FACE_ENUM[f] for f in s.feeder],
+            "dice_outside": 5 - len(s.feeder),
+            "tray": [_card(b) for b in s.tray],
+            "deck_count": len(s.deck),
+            "discard_count": len(s.discard),
+            "bonus_deck_count": len(s.bdeck),
+            "bonus_discard_count": len(s.bdiscard),
+            "goal_side": "GOAL_SIDE_BLUE" if s.opts["goal_side"] == "blue" else "GOAL_SIDE_GREEN",
+            "goals": goals,
+            "players": players,
+            "draft": [_card(b) for b in s.draft],
+            "options": {
+                "goal_side": s.opts["goal_side"],
+                "no_language_bonus_cards": s.opts["no_language_bonus_cards"],
+                "no_powerful_birds": s.opts["no_powerful_birds"],
+                "swift_start": s.opts["swift_start"],
+            },
+            "game_over": final,
+        }
+
+    def _player_view(self, s: State, p: int, mine: bool, final: bool) -> dict[str, Any]:
+        cats = seat_categories(s, p)
+        show_bonus = mine or final
+        if not show_bonus:
+            cats["bonus_cards"] = 0
+        rows = s.rows[p]
+        food = s.food[p]
+        out: dict[str, Any] = {
+            "seat": p,
+            "food": {FOOD_NAMES[f]: food[f] for f in range(5)},
+            "food_total": sum(food),
+            "hand_count": len(s.hands[p]),
+            "hand": [_card(b) for b in s.hands[p]] if mine else [],
+            "bonus_count": len(s.bonus[p]),
+            "bonus_cards": [_bonus(s, p, k) for k in s.bonus[p]] if show_bonus else [],
+            "forest": [_slot(s, b) for b in rows[0]],
+            "grassland": [_slot(s, b) for b in rows[1]],
+            "wetland": [_slot(s, b) for b in rows[2]],
+            "cubes_left": s.cubes[p] if s.phase == PLAY_PHASE else 0,
+            "score": sum(cats.values()),
+            "score_breakdown": [{"name": k, "points": cats[k]} for k in CATEGORIES],
+            "setup_done": s.phase != SETUP or s.sstage[p] >= 3,
+            "setup_stage": STAGE_ENUM[s.sstage[p] if s.phase == SETUP else 3],
+            "setup_birds": [_card(b) for b in s.sdeal[p]] if mine else [],
+            "setup_bonus_cards": [_bonus(s, p, k) for k in s.sbonus[p]] if mine else [],
+            "bonus_offer": [],
+            "end_of_turn_discards": s.eot if s.phase == PLAY_PHASE and s.turn == p else 0,
+        }
+        if mine and s.boffer and s.phase == PLAY_PHASE and s.stack[-1][1] == p:
+            out["bonus_offer"] = [_bonus(s, p, k) for k in s.boffer]
+        return out
+
+    # ---------------------------------------------------------------- storage
+    def encode(self, s: State) -> bytes:
+        obj = {f: getattr(s, f) for f in State.FIELDS}
+        obj["rng"] = s.rng.state
+        return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+
+    def decode(self, data: bytes) -> State:
+        obj = json.loads(data)
+        s = State()
+        for f in State.FIELDS:
+            setattr(s, f, obj[f])
+        s.rng = Rng(obj["rng"])
+        return s
+
+
+def _card(b: int) -> dict[str, Any]:
+    return {"bird": b, "name": NAME[b]}
+
+
+def _slot(s: State, b: int) -> dict[str, Any]:
+    return {
+        "bird": b,
+        "name": NAME[b],
+        "points": VP[b],
+        "nest": NEST_ENUM[NEST[b]],
+        "eggs": s.eggs[b],
+        "egg_limit": LIMIT[b],
+        "cached_food": s.cache[b],
+        "tucked_cards": s.tucked[b],
+        "power_color": COLOR_ENUM[COLOR[b]],
+        "power": SUMMARY[b],
+        "pink_used": bool(s.pused[b]),
+    }
+
+
+def _bonus(s: State, p: int, k: int) -> dict[str, Any]:
+    count = bonus_count(s, p, k)
+    return {
+        "bonus": k,
+        "bonus_id": BONUS_IDS[k],
+        "name": BONUS_NAME[k],
+        "condition": BONUS_CONDITION[k],
+        "count": count,
+        "points": bonus_points(k, count),
+    }
+
+
+ENGINE = WingspanEngine()
+
+__all__ = ["ENGINE", "WingspanEngine"]
