@@ -490,16 +490,24 @@ def strategic_merge(base: Any, patch: Any, path: tuple[str, ...] = ()) -> Any:
             )
         if not isinstance(base, list):
             base = []
-        out = copy.deepcopy(base)
+        by_key = {}
+        for existing in base:
+            if not isinstance(existing, dict) or merge_key not in existing:
+                raise RenderError(f"{where}: an item lacks its merge key {merge_key!r}")
+            by_key[existing[merge_key]] = existing
+        # As kustomize (kyaml merge2): the patch's items first, in the patch's
+        # order, then the untouched items in their original order.
+        out = []
         for item in patch:
             if not isinstance(item, dict) or merge_key not in item:
                 raise RenderError(f"{where}: every item must carry its merge key {merge_key!r}")
-            for index, existing in enumerate(out):
-                if isinstance(existing, dict) and existing.get(merge_key) == item[merge_key]:
-                    out[index] = strategic_merge(existing, item, path)
-                    break
-            else:
+            existing = by_key.get(item[merge_key])
+            if existing is None:
                 out.append(_strip_nulls(item))
+            else:
+                out.append(strategic_merge(existing, item, path))
+        patched = {item[merge_key] for item in patch}
+        out.extend(copy.deepcopy(b) for b in base if b[merge_key] not in patched)
         return out
     return patch
 
