@@ -1,0 +1,173 @@
+"""Phase 1: taking a market tile and placing it (rotation, flip, adjacency)."""
+
+import pytest
+from undertheleaves_builder import ENGINE, build, place_tile
+
+from services.core.engine import Action, IllegalAction
+from services.undertheleaves.rules import state as st
+from services.undertheleaves.rules.catalogue import GARDEN_TILES, ROTATIONS, oriented
+
+#: Cards whose arrivals never ask for a decision, so every turn is one place_tile.
+NO_CHOICE = {"dwellers": ["leaf_restless", "puddle_diver", "mushroom_host"]}
+
+
+def raw_action(kind, **args):
+    return Action(kind, tuple(args.items()))
+
+
+def copy(state):
+    return ENGINE.decode(ENGINE.encode(state))
+
+
+def rejected(state, action, seat=None):
+    """The reason ``action`` is rejected; also checks the state did not change."""
+    before = ENGINE.encode(state)
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, state.current if seat is None else seat, action)
+    assert ENGINE.encode(state) == before
+    return caught.value.reason
+
+
+def cells_of(state, seat, x, y):
+    garden = ENGINE.view(state, None)["gardens"][seat]
+    tile = next(t for t in garden["tiles"] if (t["x"], t["y"]) == (x, y))
+    return [(c["terrain"], c["mushroom"]) for c in tile["cells"]]
+
+
+def test_rule_placement_any_of_the_3_market_tiles_next_to_the_start_tile():
+    state = ENGINE.setup(2, {}, seed=2)
+    legal = ENGINE.legal(state, state.current)
+    assert {a.arg("slot") for a in legal} == {0, 1, 2}
+    assert {(a.arg("x"), a.arg("y")) for a in legal} == {(1, 0), (-1, 0), (0, 1), (0, -1)}
+    # Colours need not match: every tile, every side, every orientation.
+    assert len(legal) == 3 * 4 * 4 * 2
+    assert len({a.key() for a in legal}) == len(legal)
+
+
+def test_rule_placement_needs_a_full_side_adjacent_to_a_placed_tile():
+    state = ENGINE.setup(2, {}, seed=2)
+    assert rejected(state, place_tile(0, 1, 1)) == "TILE_NOT_ADJACENT"  # corner to corner only
+    assert rejected(state, place_tile(0, 2, 0)) == "TILE_NOT_ADJACENT"  # a gap
+    seat = state.current
+    ENGINE.apply(state, seat, place_tile(0, 1, 0))
+    # Later, next to any placed tile, including the new one.
+    other = state.current
+    ENGINE.apply(state, other, place_tile(0, 0, 1))
+    legal = {(a.arg("x"), a.arg("y")) for a in ENGINE.legal(state, seat)}
+    assert legal == {(-1, 0), (0, 1), (0, -1), (2, 0), (1, 1), (1, -1)}
+
+
+def test_rule_placement_position_must_be_empty():
+    state = ENGINE.setup(2, {}, seed=2)
+    assert rejected(state, place_tile(0, 0, 0)) == "POSITION_OCCUPIED"
+
+
+def test_rule_placement_tile_leaves_market_and_market_refills_from_bag():
+    state = ENGINE.setup(2, {}, seed=2)
+    seat, taken, rest = state.current, state.market[1], [state.market[0], state.market[2]]
+    drawn = state.bag[-1]
+    ENGINE.apply(state, seat, place_tile(1, 0, -1))
+    assert state.gardens[seat].tiles[-1].tile == taken
+    assert state.market == [*rest, drawn]
+    assert len(state.bag) == 26 - 3 - 1
+
+
+def test_rule_turn_passes_clockwise_to_the_next_seat():
+    state = ENGINE.setup(3, NO_CHOICE, seed=8)
+    order = []
+    for _ in range(6):
+        order.append(state.current)
+        below = -len(state.gardens[state.current].tiles)
+        ENGINE.apply(state, state.current, place_tile(0, 0, below))
+    first = order[0]
+    assert order == [(first + i) % 3 for i in range(6)]
+
+
+def test_rule_rotation_turns_the_tile_clockwise():
+    # T01 as printed: tl green+mushroom, tr orange, bl pink, br pink.
+    state = build("~ P\nV Y*", bag=5).state
+    assert state.market[0] == "T01"
+    ENGINE.apply(state, 0, place_tile(0, 1, 0, rotation=90))
+    pink, green, orange = (
+        ("TERRAIN_PINK", False),
+        ("TERRAIN_GREEN", True),
+        ("TERRAIN_ORANGE", False),
+    )
+    assert cells_of(state, 0, 1, 0) == [pink, green, pink, orange]
+    # Cells: tl=(2x, 2y), tr=(2x+1, 2y), bl=(2x, 2y-1), br=(2x+1, 2y-1).
+    tile = ENGINE.view(state, 0)["gardens"][0]["tiles"][1]
+    assert [(c["x"], c["y"]) for c in tile["cells"]] == [(2, 0), (3, 0), (2, -1), (3, -1)]
+
+
+@pytest.mark.parametrize("rotation", [45, 360, -90])
+def test_rule_rotation_is_0_90_180_or_270(rotation):
+    state = ENGINE.setup(2, {}, seed=2)
+    assert rejected(state, place_tile(0, 1, 0, rotation=rotation)) == "BAD_ROTATION"
+
+
+def test_ambiguity_1_flip_mirrors_the_tile_left_to_right_after_rotating():
+    state = build("~ P\nV Y*", bag=5).state
+    assert state.market[0] == "T01"
+    ENGINE.apply(state, 0, place_tile(0, 1, 0, rotation=90, flipped=True))
+    pink, green, orange = (
+        ("TERRAIN_PINK", False),
+        ("TERRAIN_GREEN", True),
+        ("TERRAIN_ORANGE", False),
+    )
+    assert cells_of(state, 0, 1, 0) == [green, pink, orange, pink]
+    assert ENGINE.view(state, 0)["gardens"][0]["tiles"][1]["flipped"] is True
+
+
+def test_ambiguity_1_flip_gives_8_distinct_orientations_of_every_garden_tile():
+    for tile in GARDEN_TILES:
+        faces = {oriented(tile.id, r, f) for r in ROTATIONS for f in (False, True)}
+        assert len(faces) == 8, tile.id
+
+
+def test_ambiguity_1_allow_flip_false_forbids_flipped_placements():
+    state = ENGINE.setup(2, {"allow_flip": False}, seed=2)
+    legal = ENGINE.legal(state, state.current)
+    assert len(legal) == 3 * 4 * 4
+    assert not any(a.arg("flipped") for a in legal)
+    assert rejected(state, place_tile(0, 1, 0, flipped=True)) == "FLIP_NOT_ALLOWED"
+    ENGINE.apply(state, state.current, place_tile(0, 1, 0, rotation=270))
+
+
+def test_rule_placement_illegal_actions_are_rejected_without_change():
+    state = ENGINE.setup(2, {}, seed=2)
+    seat = state.current
+    assert rejected(state, place_tile(0, 1, 0), seat=1 - seat) == "NOT_YOUR_TURN"
+    assert rejected(state, place_tile(3, 1, 0)) == "NO_SUCH_SLOT"
+    assert rejected(state, place_tile(-1, 1, 0)) == "NO_SUCH_SLOT"
+    assert rejected(state, raw_action("place_dweller", card="puddle_diver", x=0, y=0)) == (
+        "UNEXPECTED_ACTION"
+    )
+    assert rejected(state, raw_action("take_tile", slot=0)) == "UNEXPECTED_ACTION"
+    assert rejected(state, raw_action("place_tile", slot=0, x=1, y=0)) == "BAD_ARGS"
+    assert rejected(state, raw_action("place_tile", slot=0, x=1, y=0, rotation=0, flipped=0)) == (
+        "BAD_ARGS"
+    )
+    assert rejected(
+        state, raw_action("place_tile", slot=True, x=1, y=0, rotation=0, flipped=False)
+    ) == ("BAD_ARGS")
+
+
+def test_rule_placement_legal_list_is_exactly_what_apply_accepts():
+    state = ENGINE.setup(2, NO_CHOICE, seed=21)
+    for _ in range(6):  # grow the gardens a little
+        ENGINE.apply(state, state.current, ENGINE.legal(state, state.current)[17])
+    assert state.phase == st.PLACE_TILE
+    legal = {a.key() for a in ENGINE.legal(state, state.current)}
+    accepted = set()
+    for slot in range(-1, 4):
+        for x in range(-5, 6):
+            for y in range(-5, 6):
+                for rotation in (0, 90, 180, 270, 30):
+                    for flipped in (False, True):
+                        action = place_tile(slot, x, y, rotation, flipped)
+                        try:
+                            ENGINE.apply(copy(state), state.current, action)
+                        except IllegalAction:
+                            continue
+                        accepted.add(action.key())
+    assert accepted == legal
