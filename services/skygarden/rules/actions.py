@@ -31,9 +31,8 @@ def move_owner(space: int, code: int) -> Action:
     key = (space, code)
     action = _MOVE_CACHE.get(key)
     if action is None:
-        action = Action(
-            "move_owner", (("space", space),), f"Move Owner token to space {space} ({_chip_text(code)})"
-        )
+        label = f"Move Owner token to space {space} ({_chip_text(code)})"
+        action = Action("move_owner", (("space", space),), label)
         _MOVE_CACHE[key] = action
     return action
 

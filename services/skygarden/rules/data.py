@@ -85,7 +85,8 @@ NESTS_TOTAL: int = _OTHER["nest_tile"]["count"]
 EGG_TOKENS: int = _OTHER["egg_tokens"]
 
 # ---------------------------------------------------------------- aviary
-AREA_IDS: tuple[str, ...] = tuple(a["id"] for a in _AVIARY["areas"]) + (
+AREA_IDS: tuple[str, ...] = (
+    *(a["id"] for a in _AVIARY["areas"]),
     _AVIARY["additional_area"]["id"],
 )
 NAREA = len(_AVIARY["areas"])  # printed areas; index NAREA is the Additional Area
@@ -142,14 +143,18 @@ BOX_SIZE = NREG + (1 if RULES["nest_box"]["golden_egg_icon"] else 0)
 # ---------------------------------------------------------------- main track
 TRACK_LEN: int = _TRACK["length"]["value"]
 #: ICONS[space] = tuple of (icon, min_players) for spaces 1..TRACK_LEN (index 0 unused).
-ICONS: tuple[tuple[tuple[str, int], ...], ...] = ((),) + tuple(
-    tuple((i["icon"], i["min_players"]) for i in s["icons"])
-    for s in sorted(_TRACK["spaces"], key=lambda s: s["space"])
+ICONS: tuple[tuple[tuple[str, int], ...], ...] = (
+    (),
+    *(
+        tuple((i["icon"], i["min_players"]) for i in s["icons"])
+        for s in sorted(_TRACK["spaces"], key=lambda s: s["space"])
+    ),
 )
 FIXED_BLUE: tuple[int, ...] = tuple(_TRACK["fixed_blue_positions"]["value"])
 SECTIONS: tuple[tuple[int, ...], ...] = tuple(tuple(s) for s in _TRACK["sections_2p"]["value"])
 SECTION_OF: tuple[int, ...] = tuple(
-    next((k for k, sec in enumerate(SECTIONS) if space in sec), -1) for space in range(TRACK_LEN + 1)
+    next((k for k, sec in enumerate(SECTIONS) if space in sec), -1)
+    for space in range(TRACK_LEN + 1)
 )
 STANDBY_SLOTS: int = _TRACK["standby_track"]["spaces"]
 STANDBY_LABELS: tuple[str, ...] = tuple(_TRACK["standby_track"]["labels"])
@@ -259,7 +264,8 @@ def bonus_text(bonus: dict[str, Any] | None) -> str:
 # ---------------------------------------------------------------- starting setup cards
 SETUP_IDS: tuple[str, ...] = tuple(c["id"] for c in _SETUP["cards"])
 SETUP_CARDS: tuple[tuple[int, int, int], ...] = tuple(
-    (_AREA_INDEX[c["nest"]], _AREA_INDEX[c["tree"]], _AREA_INDEX[c["lake"]]) for c in _SETUP["cards"]
+    (_AREA_INDEX[c["nest"]], _AREA_INDEX[c["tree"]], _AREA_INDEX[c["lake"]])
+    for c in _SETUP["cards"]
 )
 
 # ---------------------------------------------------------------- advertisements
@@ -269,7 +275,9 @@ AD_KIND: tuple[str, ...] = tuple(a["engine"]["kind"] for a in _ADS["ads"])
 AD_BIRDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(BIDX[b] for b in a["engine"]["birds"]) for a in _ADS["ads"]
 )
-AD_ELEMENTS: tuple[tuple[str, ...], ...] = tuple(tuple(a["engine"]["elements"]) for a in _ADS["ads"])
+AD_ELEMENTS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(a["engine"]["elements"]) for a in _ADS["ads"]
+)
 AD_PER: tuple[int, ...] = tuple(a["engine"]["per"] for a in _ADS["ads"])
 AD_CAP: tuple[int, ...] = tuple(a["cap"] for a in _ADS["ads"])
 

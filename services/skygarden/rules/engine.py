@@ -1,6 +1,6 @@
 """Sky Garden rules engine (1-4 players).
 
-The state is a plain JSON-like dict (see :func:`new_state`), mutated in place.
+The state is a plain JSON-like dict (built by :meth:`SkyGardenEngine.setup`), mutated in place.
 A turn is a sequence of atomic decisions; the turn's progress lives in
 ``state["turn"]``:
 
@@ -658,7 +658,9 @@ def _simulate_employee(p: dict[str, Any], steps: int, income: int) -> tuple[int,
     return pos, funds
 
 
-def _legal_purchases(st: dict[str, Any], p: dict[str, Any], adj: tuple[int, ...], out: list) -> None:
+def _legal_purchases(
+    st: dict[str, Any], p: dict[str, Any], adj: tuple[int, ...], out: list[Action]
+) -> None:
     funds = p["funds"]
     forest = st["forest"]
     areas = p["areas"]
@@ -701,9 +703,7 @@ def _legal_specials(st: dict[str, Any], p: dict[str, Any], discount: int, out: l
 def _legal_space(st: dict[str, Any], p: dict[str, Any], out: list) -> None:
     for icon in icons_active(st, st["turn"]["land"]):
         if icon == "breed":
-            if any(
-                a["n"] and nest_egg_type(a["nb"]) >= 0 for a in p["areas"][: narea(p)]
-            ):
+            if any(a["n"] and nest_egg_type(a["nb"]) >= 0 for a in p["areas"][: narea(p)]):
                 out.append(A.BREED)
         elif icon == "purchase_special_bird":
             _legal_specials(st, p, 0, out)
@@ -768,11 +768,10 @@ def _legal_pending(st: dict[str, Any], p: dict[str, Any], entry: list) -> list[A
                 out.append(A.BONUS_ELEMENT["lake"][ai])
             if not a["n"] and forest["nests"] > 0:
                 out.append(A.BONUS_ELEMENT["nest"][ai])
-    elif kind == "egg":
-        if st["eggs"] > 0:
-            for bird in D.BOX_ICONS:
-                if not p["box"][bird]:
-                    out.append(A.BONUS_EGG[bird])
+    elif kind == "egg" and st["eggs"] > 0:
+        for bird in D.BOX_ICONS:
+            if not p["box"][bird]:
+                out.append(A.BONUS_EGG[bird])
     if not out:
         out.append(A.SKIP_BONUS)
     return out

@@ -1,0 +1,193 @@
+"""Helpers for the Sky Garden engine tests: build positions, act by kind and args."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.core.engine import Action, Rng
+from services.skygarden.rules import ENGINE
+from services.skygarden.rules import data as D
+from services.skygarden.rules.engine import _new_turn
+
+B = D.BIDX  # bird name -> index
+SHIM, WWE, HAWK, FLAMINGO, TOUCAN, SWAN = (B[b] for b in D.REG)
+JAVA, RIFLE, OWL = (B[b] for b in D.SPC)
+
+
+def started(players: int, seed: int = 1) -> dict[str, Any]:
+    """A game past the Event-card choice (every seat keeps its first dealt card)."""
+    st = ENGINE.setup(players, {}, seed)
+    for seat in range(players):
+        act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat]["dealt"][0]])
+    return st
+
+
+def find(st: dict[str, Any], seat: int, kind: str, **args: Any) -> Action | None:
+    """The legal action of ``kind`` whose args include ``args`` (None if absent)."""
+    for action in ENGINE.legal(st, seat):
+        if action.kind != kind:
+            continue
+        values = dict(action.args)
+        if all(values.get(k) == v for k, v in args.items()):
+            return action
+    return None
+
+
+def act(st: dict[str, Any], seat: int, kind: str, **args: Any) -> dict[str, Any]:
+    """Apply the legal action matching ``kind``/``args`` (AssertionError if not legal)."""
+    action = find(st, seat, kind, **args)
+    assert action is not None, (
+        f"{kind} {args} not legal for seat {seat}: "
+        f"{[(a.kind, a.args) for a in ENGINE.legal(st, seat)]}"
+    )
+    return ENGINE.apply(st, seat, action)
+
+
+def kinds(st: dict[str, Any], seat: int) -> set[str]:
+    """Kinds of the legal actions."""
+    return {a.kind for a in ENGINE.legal(st, seat)}
+
+
+def blank(p: dict[str, Any]) -> None:
+    """Empty every area of a player (no birds, nests, trees or lakes)."""
+    for a in p["areas"]:
+        a["b"] = [0] * D.NB
+        a["n"] = 0
+        a["nb"] = []
+        a["t"] = 0
+        a["l"] = 0
+    p["ax"] = ""
+
+
+def turn_for(st: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Make ``seat`` the player to act, at the start of a turn."""
+    st["turn"] = _new_turn(seat)
+    return st["turn"]
+
+
+def land(
+    st: dict[str, Any], seat: int, space: int, chip: int, *, emp: int | None = None
+) -> dict[str, Any]:
+    """Put ``chip`` on ``space`` and make ``seat`` move there (a fresh turn)."""
+    turn_for(st, seat)
+    st["track"][space - 1] = chip
+    for i, p in enumerate(st["players"]):
+        if i != seat and p["pos"] == space:
+            p["pos"] = 0
+    if st["lucy"] is not None and st["lucy"]["pos"] == space:
+        st["lucy"]["pos"] = 0
+    p = st["players"][seat]
+    p["pos"] = max(0, space - 1) if p["pos"] >= space else p["pos"]
+    if emp is not None:
+        p["emp"] = emp
+    act(st, seat, "move_owner", space=space)
+    return st
+
+
+def emp_index(space_id: str) -> int:
+    """Employee-path index of a space id ("P6")."""
+    return D.EMP_IDS.index(space_id)
+
+
+_DISCARD = {"bird_to_forest", "tree_to_forest", "refill_lake", "release_bird", "skip_bonus"}
+_STOP = {"enter_standby", "end_turn"}
+
+
+def random_game_states(players: int, seed: int, max_decisions: int = 20_000, busy: bool = False):
+    """Yield (state, seat, action) through a random game (state before the action).
+
+    Uniform by default. ``busy`` mostly builds: it rarely discards (birds, trees or
+    lakes to the Forest) and prefers building over ending the turn, so aviaries
+    fill up and the deep rules (breeding, milestones, bonuses) run.
+    """
+    st = ENGINE.setup(players, {}, seed)
+    chooser = Rng(seed ^ 0xABCDEF)
+    for _ in range(max_decisions):
+        if ENGINE.is_over(st):
+            return
+        seats = ENGINE.to_act(st)
+        seat = seats[chooser.below(len(seats))]
+        legal = ENGINE.legal(st, seat)
+        if busy and chooser.below(16):
+            keen = [a for a in legal if a.kind not in _DISCARD and a.kind not in _STOP]
+            stop = [a for a in legal if a.kind in _STOP]
+            if keen and (not stop or chooser.below(12)):
+                legal = keen
+                if keen[0].kind == "move_owner" and chooser.below(2):
+                    legal = keen[:1]  # the nearest free space: more turns per round
+            elif stop:
+                legal = stop
+        action = legal[chooser.below(len(legal))]
+        yield st, seat, action
+        ENGINE.apply(st, seat, action)
+    raise AssertionError("random game did not end")
+
+
+def count_components(st: dict[str, Any]) -> dict[str, Any]:
+    """Totals of every conserved component (for invariants)."""
+    birds = [0] * D.NB
+    for i, c in enumerate(st["supply"]):
+        birds[i] += c
+    for i, c in enumerate(st["special"]):
+        birds[D.NREG + i] += c
+    for i, c in enumerate(st["bonus"]):
+        birds[i] += c
+    forest = st["forest"]
+    for i, c in enumerate(forest["birds"]):
+        birds[i] += c
+    for _, bird in forest["chips"]:
+        if bird >= 0:
+            birds[bird] += 1
+    if st["turn"]["pbird"] >= 0:
+        birds[st["turn"]["pbird"]] += 1
+    trees = forest["trees"]
+    nests = forest["nests"]
+    eggs = st["eggs"] + st["n"]
+    for p in st["players"]:
+        for ai, a in enumerate(p["areas"]):
+            if ai == D.AX and not p["ax"]:
+                assert a["b"] == [0] * D.NB
+                continue
+            for i, c in enumerate(a["b"]):
+                birds[i] += c
+            trees += a["t"]
+            nests += a["n"]
+        eggs += sum(p["box"])
+    return {"birds": birds, "trees": trees, "nests": nests, "eggs": eggs}
+
+
+def expected_components() -> dict[str, Any]:
+    """What :func:`count_components` must always return."""
+    return {
+        "birds": list(D.SUPPLY_TOKENS) + list(D.SPECIAL_TOKENS),
+        "trees": D.TREES_TOTAL,
+        "nests": D.NESTS_TOTAL,
+        "eggs": D.EGG_TOKENS,
+    }
+
+
+def finish_turn(st: dict[str, Any], seat: int) -> None:
+    """Do the mandatory rest of the turn the simplest way, then end it."""
+    while ENGINE.to_act(st) == [seat] and st["turn"]["seat"] == seat:
+        legal = {a.kind: a for a in ENGINE.legal(st, seat)}
+        for kind in (
+            "skip_bonus",
+            "choose_chip_bird",
+            "advertise",
+            "move_employee",
+            "release_bird",
+            "end_turn",
+        ):
+            if kind in legal:
+                ENGINE.apply(st, seat, legal[kind])
+                break
+        else:
+            raise AssertionError(f"cannot finish the turn: {sorted(legal)}")
+        if kind == "end_turn":
+            return
+
+
+def set_event(p: dict[str, Any], card_id: str) -> None:
+    """Give a player a known Event card."""
+    p["event"] = D.EVENT_INDEX[card_id]
+    p["dealt"] = []
