@@ -69,6 +69,13 @@ def make(
         rest = [c for c in range(N_CARDS) if c not in used]
         top_first = top_first + rest
     s.deck = list(reversed(top_first))
+    placed = [*s.deck, *s.offer, *s.discard, *s.ai]
+    for h in s.hands:
+        placed.extend(h)
+    for seat_rows in s.rows:
+        for r in seat_rows:
+            placed.extend(r)
+    assert len(placed) == len(set(placed)), "a card was placed twice"
     return s
 
 
@@ -153,4 +160,3 @@ def all_cards_accounted(s: State) -> bool:
     if s.pay is not None:
         places.append(s.pay[0])
     return sorted(places) == list(range(N_CARDS))
-

@@ -151,8 +151,11 @@ def test_play_feature_row_restrictions():
         offer=["dunnock", "blue_tit"],
         fill_deck=True,
     )
-    rows_ok = {a.arg("row") for a in ENGINE.legal(s, 0) if a.kind == "play_card" and
-               a.arg("card") == "robin"}
+    rows_ok = {
+        a.arg("row")
+        for a in ENGINE.legal(s, 0)
+        if a.kind == "play_card" and a.arg("card") == "robin"
+    }
     assert rows_ok == {"ROW_GARDEN", "ROW_POND"}
 
 
