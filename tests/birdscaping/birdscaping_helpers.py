@@ -30,7 +30,7 @@ def make(
     ai: list[str] | None = None,
     turn: int = 0,
     first: int = 0,
-    round: int = 1,  # noqa: A002 - mirrors the state field
+    round: int = 1,
     actions_left: int = 2,
     difficulty: str = "normal",
     seed: int = 7,
