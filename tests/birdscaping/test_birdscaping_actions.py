@@ -537,3 +537,29 @@ def test_illegal_action_rejected_without_change():
         ENGINE.apply(s, 0, Action("untilt", (("card", "robin"),)))
     assert err.value.reason == "NOT_LEGAL"
     assert ENGINE.encode(s) == before
+
+
+# --------------------------------------------------------------- Important Terms
+
+
+def test_spend_and_untilt_return_a_tilted_card_upright_amb1():
+    """Important Terms, AMB 1: 'spend' and 'untilt' both turn a (right-)tilted card upright;
+    'tilt' (Great Tit) turns a card without resolving its ability; 'activate' tilts and
+    resolves."""
+    s = make(
+        hands={0: ["eurasian_wren"], 1: []},
+        rows={0: {"trees": ["woodpecker"], "garden": ["dunnock", "great_tit"]}},
+        tilted=["dunnock"],
+        offer=["mallard", "blue_tit"],
+        deck=["robin", "grey_heron", "house_sparrow", "song_thrush"],
+    )
+    act(s, 0, "activate_row", row="garden")  # Great Tit activated: tilts the Woodpecker
+    act(s, 0, "ability_tilt", card="woodpecker")
+    assert tilted(s, "woodpecker") and tilted(s, "great_tit")
+    assert s.look == [] and len(s.deck) == 4  # the Woodpecker's ability did not resolve
+    assert tilted(s, "dunnock")  # already tilted: skipped (AMB 2), Dunnock did not draw
+    act(s, 0, "play_card", card="eurasian_wren", row="trees")  # column 2: 2 nesting + insect
+    act(s, 0, "pay_spend", card="woodpecker")
+    act(s, 0, "pay_spend", card="dunnock")
+    assert not tilted(s, "woodpecker") and not tilted(s, "dunnock")
+    assert tilted(s, "great_tit")

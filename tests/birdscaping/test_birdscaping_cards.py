@@ -594,3 +594,41 @@ def test_dunnock_draws_then_discards_one():
     act(s, 0, "ability_discard", card="robin")
     assert hand(s, 0) == ["grey_heron"] and keys(s.discard) == ["robin"]
     assert s.step == "choose"
+
+
+def test_solo_nuthatch_ignores_a_woodpecker_in_the_ai_column():
+    """Solo Mode example: no extra nesting area from the Nuthatch if the Woodpecker is in the
+    AI player's column."""
+    s = make(
+        players=1,
+        hands={0: ["mallard", "dunnock"]},
+        rows={0: {"trees": ["nuthatch"]}},
+        tilted=["nuthatch"],
+        ai=["woodpecker"],
+        offer=["robin", "great_tit"],
+        fill_deck=True,
+    )
+    act(s, 0, "play_card", card="mallard", row="pond")
+    act(s, 0, "pay_spend", card="nuthatch")
+    assert s.pay[3] == 1
+
+
+def test_card_anatomy_cost_example_two_insects_a_fruit_and_insect_or_fruit():
+    """Card Anatomy example: a cost of two insects, a fruit and an insect-or-fruit must be paid
+    in full ('+'), choosing one side of the '/' (Sparrowhawk: insect + insect + seed/fruit)."""
+    s = make(
+        hands={0: ["eurasian_sparrowhawk", "dunnock", "common_blackbird", "woodpecker"], 1: []},
+        offer=["robin", "mallard"],
+        fill_deck=True,
+    )
+    act(s, 0, "play_card", card="eurasian_sparrowhawk", row="trees")
+    act(s, 0, "pay_discard", card="dunnock", area="food")  # insect + seed
+    act(s, 0, "pay_discard", card="common_blackbird", area="food")  # fruit + insect
+    act(s, 0, "pay_discard", card="woodpecker", area="nesting")
+    assert row(s, 0, "trees") == ["eurasian_sparrowhawk"]
+    s = make(
+        hands={0: ["eurasian_sparrowhawk", "dunnock", "european_goldfinch", "woodpecker"], 1: []},
+        offer=["robin", "mallard"],
+        fill_deck=True,
+    )
+    assert find(s, 0, "play_card", card="eurasian_sparrowhawk") is None  # one insect short
