@@ -1,0 +1,45 @@
+"""``python -m services.matchmaking``: serve the matchmaker (PORT, default 50050).
+
+Configuration: the platform's variables (``REDIS_URL``, ``REDIS_CLUSTER``,
+``PORT``, ``METRICS_PORT``, ``LOG_LEVEL``, ``GRACE_SECONDS``, ``HOST``), the
+game addresses ``GAME_ADDR_<NAME>`` (and ``GAME_PUBLIC_ADDR_<NAME>``) and the
+``MM_*`` tuning of :class:`services.matchmaking.config.MatchmakerSettings`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.core.config import Settings
+from services.core.logging import configure
+from services.core.server import serve_forever
+from services.core.store import connect
+from services.matchmaking.config import MatchmakerSettings
+from services.matchmaking.engine import Matchmaker
+from services.matchmaking.games import GameDirectory
+from services.matchmaking.service import (
+    DEFAULT_PORT,
+    SERVICE_NAME,
+    MatchmakerService,
+    add_to_server,
+)
+
+
+async def main() -> None:
+    """Serve until SIGTERM, then stop the loops and hand supervised games over."""
+    settings = Settings.from_env(DEFAULT_PORT)
+    mm_settings = MatchmakerSettings.from_env()
+    configure(settings.log_level)
+    client = connect(settings.redis_url, settings.redis_cluster)
+    engine = Matchmaker(client, mm_settings, GameDirectory(mm_settings.games))
+    servicer = MatchmakerService(engine)
+    await engine.start()
+    try:
+        await serve_forever(SERVICE_NAME, settings, lambda server: add_to_server(servicer, server))
+    finally:
+        await engine.stop()
+        await client.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,502 @@
+"""The matchmaker process: the API operations and the background loops.
+
+Per served game, every process runs a matching loop (every ``tick_ms``, or at
+once when the game's notify stream shows a newly queued ticket):
+
+1. expire tickets past their heartbeat deadline, put back the tickets of
+   matches claimed by a process that died before assigning them;
+2. read the oldest queued tickets and let :func:`.matching.propose` group them;
+3. claim each proposal atomically (:meth:`.tickets.TicketStore.claim`): only
+   one process can win a ticket, a loser simply re-reads the queue next pass;
+4. create the game on the game service, then assign every ticket its seats in
+   one script; the new game is supervised (bots, ratings) by this process.
+
+Several processes may run against one Redis; nothing is kept in process
+memory that another process needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from services.core.logging import get_logger
+from services.matchmaking import bots, errors, keys
+from services.matchmaking.config import MatchmakerSettings
+from services.matchmaking.games import GameDirectory, OptionsError
+from services.matchmaking.matching import (
+    Proposal,
+    QueuedTicket,
+    WindowPolicy,
+    failed_tickets,
+    propose,
+)
+from services.matchmaking.ratings import PlayerRating, RatingBook
+from services.matchmaking.supervisor import Supervisor
+from services.matchmaking.tickets import QUEUED, TERMINAL, TicketData, TicketRecord, TicketStore
+
+TICKET_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+PLAYER_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,64}$")
+MAX_PARTY = 16
+MAX_PLAYERS = 16
+WATCH_RECHECK_SECONDS = 5.0
+SWEEP_EVERY_MS = 250
+CREATE_CONCURRENCY = 64
+
+log = get_logger("roost.matchmaking")
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds (shared by every process through Redis data)."""
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class EnqueueInput:
+    """A validated-to-be Enqueue request in plain values."""
+
+    ticket_id: str
+    game: str
+    counts: tuple[int, ...]
+    options_json: str
+    party: tuple[tuple[str, str], ...]
+    bots: bool
+    bot_after_ms: int
+    bot_kind: str
+
+
+class Notifier:
+    """Follows the notify streams and wakes local waiters of tickets and matchers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+        self.queued: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+
+    def subscribe(self, ticket_id: str) -> asyncio.Event:
+        """An event set whenever the ticket changes."""
+        event = asyncio.Event()
+        self.waiters[ticket_id].add(event)
+        return event
+
+    def unsubscribe(self, ticket_id: str, event: asyncio.Event) -> None:
+        """Forget a waiter."""
+        waiting = self.waiters.get(ticket_id)
+        if waiting is not None:
+            waiting.discard(event)
+            if not waiting:
+                del self.waiters[ticket_id]
+
+    async def run(self, game: str) -> None:
+        """Follow one game's notify stream forever."""
+        stream = keys.notify(game)
+        newest = await self.client.xrevrange(stream, count=1)
+        last: bytes | str = newest[0][0] if newest else b"0-0"
+        while True:
+            try:
+                reply = await self.client.xread({stream: last}, block=5000, count=500)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("notify_read_failed", game=game)
+                await asyncio.sleep(1.0)
+                continue
+            if not reply:
+                continue
+            entries_by_stream = reply.items() if isinstance(reply, dict) else reply
+            for _name, entries in entries_by_stream:
+                for entry_id, fields in entries:
+                    last = entry_id
+                    ticket = fields.get(b"t", b"").decode()
+                    for event in self.waiters.get(ticket, ()):
+                        event.set()
+                    if fields.get(b"s") == b"QUEUED":
+                        self.queued[game].set()
+
+
+class Matchmaker:
+    """The matchmaker's operations and loops over one Redis."""
+
+    def __init__(self, client: Any, settings: MatchmakerSettings, games: GameDirectory) -> None:
+        self.client = client
+        self.settings = settings
+        self.games = games
+        self.store = TicketStore(client, settings.retention_seconds)
+        self.ratings = RatingBook(client)
+        self.owner = uuid.uuid4().hex
+        self.supervisor = Supervisor(self.store, self.ratings, games, self.owner, settings.lease_ms)
+        self.notifier = Notifier(client)
+        self.policy = WindowPolicy(
+            settings.window_base, settings.window_per_second, settings.window_max
+        )
+        self.index_ttl = max(settings.retention_seconds, 24 * 3600)
+        self._cache: dict[str, dict[str, TicketData]] = defaultdict(dict)
+        self._next_sweep: dict[str, int] = defaultdict(int)
+        self._backoff_until: dict[str, int] = defaultdict(int)
+        self._create_slots = asyncio.Semaphore(CREATE_CONCURRENCY)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._creating: set[asyncio.Task[None]] = set()
+        self.rng = random.Random()
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Start the background loops."""
+        for game in self.games.names():
+            self._tasks.append(asyncio.create_task(self.notifier.run(game)))
+            self._tasks.append(asyncio.create_task(self._match_loop(game)))
+        self._tasks.append(asyncio.create_task(self._lease_loop()))
+        log.info("matchmaker_started", owner=self.owner, games=self.games.names())
+
+    async def stop(self) -> None:
+        """Stop the loops and hand supervised games over."""
+        for task in [*self._tasks, *self._creating]:
+            task.cancel()
+        for task in [*self._tasks, *self._creating]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.supervisor.stop()
+        await self.games.close()
+
+    # ----------------------------------------------------------------- API
+
+    def _endpoint(self, game: str) -> Any:
+        endpoint = self.games.get(game)
+        if endpoint is None:
+            why = self.games.unavailable.get(game, "")
+            raise errors.unknown_game(game, self.games.names(), why)
+        return endpoint
+
+    def _validate(self, req: EnqueueInput) -> tuple[str, str, tuple[int, ...]]:
+        endpoint = self._endpoint(req.game)
+        ticket_id = req.ticket_id or uuid.uuid4().hex
+        if not TICKET_ID.match(ticket_id):
+            raise errors.invalid("ticket_id", "8-64 letters, digits, '-' or '_'")
+        if not req.party:
+            raise errors.invalid("party", "at least one player")
+        if len(req.party) > MAX_PARTY:
+            raise errors.invalid("party", f"at most {MAX_PARTY} players")
+        ids = [p for p, _ in req.party]
+        for player_id, name in req.party:
+            if not PLAYER_ID.match(player_id):
+                raise errors.invalid("party.player_id", "1-64 letters, digits or '-_.:@'")
+            if len(name) > 64:
+                raise errors.invalid("party.name", "at most 64 characters")
+        if len(set(ids)) != len(ids):
+            raise errors.invalid("party.player_id", "each player at most once per party")
+        counts = tuple(sorted(set(req.counts))) or (len(req.party),)
+        if any(c < 1 or c > MAX_PLAYERS for c in counts):
+            raise errors.invalid("player_counts", f"each count between 1 and {MAX_PLAYERS}")
+        if any(c < len(req.party) for c in counts):
+            raise errors.invalid("player_counts", "each count must seat the whole party")
+        if req.bot_after_ms < 0:
+            raise errors.invalid("bot_fill.after_ms", "must not be negative")
+        try:
+            options = endpoint.canonical_options(req.options_json)
+        except OptionsError as exc:
+            raise errors.invalid_options(str(exc)) from exc
+        return ticket_id, options, counts
+
+    async def enqueue(self, req: EnqueueInput) -> tuple[TicketRecord, bool]:
+        """Queue a ticket, or return the existing ticket of that id."""
+        ticket_id, options, counts = self._validate(req)
+        bound = await self.store.reserve_id(ticket_id, req.game, self.index_ttl)
+        if bound is not None:
+            existing = await self.store.get(bound, ticket_id)
+            if existing is not None:
+                return existing, False
+            await self.client.set(keys.ticket_index(ticket_id), req.game, ex=self.index_ttl)
+        ratings = await self.ratings.get(req.game, [p for p, _ in req.party])
+        now = now_ms()
+        data = TicketData(
+            ticket_id=ticket_id,
+            game=req.game,
+            counts=counts,
+            options=options,
+            party=tuple((p, n or p) for p, n in req.party),
+            bots=req.bots,
+            bot_after_ms=req.bot_after_ms or self.settings.bot_fill_after_ms,
+            bot_kind=req.bot_kind if req.bot_kind in bots.KINDS else bots.RANDOM,
+            enqueued_ms=now,
+            rating=sum(r.mu for r in ratings) / len(ratings),
+        )
+        created = await self.store.create(data, now + self.settings.heartbeat_timeout_ms)
+        record = await self.store.get(req.game, ticket_id)
+        if record is None:  # pragma: no cover - only if Redis lost the key at once
+            raise errors.ticket_not_found(ticket_id)
+        if created:
+            self.notifier.queued[req.game].set()
+            log.info("ticket_queued", ticket_id=ticket_id, game=req.game, counts=list(counts))
+        return record, created
+
+    async def locate(self, ticket_id: str) -> tuple[str, TicketRecord]:
+        """The game and current record of a ticket."""
+        if not ticket_id:
+            raise errors.invalid("ticket_id", "required")
+        game = await self.store.game_of(ticket_id)
+        record = await self.store.get(game, ticket_id) if game else None
+        if game is None or record is None:
+            raise errors.ticket_not_found(ticket_id)
+        return game, record
+
+    async def heartbeat(self, ticket_id: str) -> tuple[str, int]:
+        """Extend a queued ticket; returns (status, expiry ms)."""
+        game, _record = await self.locate(ticket_id)
+        now = now_ms()
+        status, expires = await self.store.heartbeat(
+            game, ticket_id, now, now + self.settings.heartbeat_timeout_ms
+        )
+        if status == "NOT_FOUND":
+            raise errors.ticket_not_found(ticket_id)
+        if status == QUEUED:
+            await self.store.touch_index(ticket_id, self.index_ttl)
+        return status, expires
+
+    async def cancel(self, ticket_id: str) -> TicketRecord:
+        """Cancel a queued ticket (idempotent)."""
+        game, _record = await self.locate(ticket_id)
+        status = await self.store.cancel(game, ticket_id)
+        if status == "NOT_FOUND":
+            raise errors.ticket_not_found(ticket_id)
+        if status not in ("CANCELLED",):
+            raise errors.ticket_closed(ticket_id, status)
+        _game, record = await self.locate(ticket_id)
+        return record
+
+    async def watch(self, ticket_id: str) -> AsyncIterator[TicketRecord]:
+        """The ticket now and after every change, until it is final."""
+        game, _record = await self.locate(ticket_id)
+        event = self.notifier.subscribe(ticket_id)
+        try:
+            last: tuple[str, bool] | None = None
+            while True:
+                event.clear()
+                record = await self.store.get(game, ticket_id)
+                if record is None:
+                    if last is None:
+                        raise errors.ticket_not_found(ticket_id)
+                    return
+                marker = (record.status, record.assignment is not None)
+                if marker != last:
+                    last = marker
+                    yield record
+                if record.status in TERMINAL:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), WATCH_RECHECK_SECONDS)
+        finally:
+            self.notifier.unsubscribe(ticket_id, event)
+
+    async def leaderboard(
+        self, game: str, offset: int, limit: int
+    ) -> tuple[list[PlayerRating], int]:
+        """Ratings of one game, best first."""
+        self._endpoint(game)
+        return await self.ratings.leaderboard(game, offset, limit)
+
+    async def get_ratings(self, game: str, player_ids: Sequence[str]) -> list[PlayerRating]:
+        """Ratings of players in one game."""
+        self._endpoint(game)
+        return await self.ratings.get(game, list(player_ids))
+
+    # ------------------------------------------------------------- loops
+
+    async def _match_loop(self, game: str) -> None:
+        wake = self.notifier.queued[game]
+        tick = self.settings.tick_ms / 1000.0
+        while True:
+            wake.clear()
+            try:
+                await self.match_once(game)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("match_pass_failed", game=game)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), tick * (0.8 + 0.4 * self.rng.random()))
+
+    async def _lease_loop(self) -> None:
+        interval = max(self.settings.lease_ms / 3000.0, 0.05)
+        while True:
+            try:
+                await self.supervisor.renew()
+                await self.supervisor.adopt_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lease_pass_failed")
+            await asyncio.sleep(interval)
+
+    async def match_once(self, game: str) -> int:
+        """One matching pass over ``game``; returns the number of matches claimed."""
+        now = now_ms()
+        if now >= self._next_sweep[game]:
+            self._next_sweep[game] = now + SWEEP_EVERY_MS
+            await self.store.expire_due(game, now)
+            for match_id, ticket_ids in await self.store.overdue_matches(game, now):
+                released = await self.store.release(
+                    game, match_id, ticket_ids, now + self.settings.heartbeat_timeout_ms
+                )
+                log.warning("match_abandoned", game=game, match_id=match_id, released=released)
+        if now < self._backoff_until[game]:
+            return 0
+        rows = await self.store.queued(game, self.settings.scan_limit)
+        cache = self._cache[game]
+        if not rows:
+            cache.clear()
+            return 0
+        missing = [t for t, _ in rows if t not in cache]
+        cache.update(await self.store.data_of(game, missing))
+        present = {t for t, _ in rows}
+        for stale in [t for t in cache if t not in present]:
+            del cache[stale]
+        queue = [
+            QueuedTicket(
+                ticket_id=t,
+                seq=seq,
+                enqueued_ms=cache[t].enqueued_ms,
+                counts=cache[t].counts,
+                options=cache[t].options,
+                size=len(cache[t].party),
+                rating=cache[t].rating,
+                bots=cache[t].bots,
+                bot_after_ms=cache[t].bot_after_ms,
+            )
+            for t, seq in rows
+            if t in cache
+        ]
+        refused = await self.store.refused(game)
+        if refused:
+            doomed = failed_tickets(queue, refused)
+            if doomed:
+                reasons = {refused[k] for t in doomed for k in refused if k[1] == t.options}
+                await self.store.fail(
+                    game, [t.ticket_id for t in doomed], "; ".join(sorted(reasons))[:500]
+                )
+                gone = {t.ticket_id for t in doomed}
+                queue = [t for t in queue if t.ticket_id not in gone]
+        claimed = 0
+        for proposal in propose(queue, now, self.policy, refused):
+            match_id = uuid.uuid4().hex[:20]
+            ids = [t.ticket_id for t in proposal.tickets]
+            position = await self.store.claim(
+                game, match_id, ids, now, now + self.settings.match_deadline_ms
+            )
+            if position:
+                continue  # another process won (or it expired): next pass sees the truth
+            claimed += 1
+            task = asyncio.create_task(self._create(game, match_id, proposal))
+            self._creating.add(task)
+            task.add_done_callback(self._creating.discard)
+        return claimed
+
+    async def _create(self, game: str, match_id: str, proposal: Proposal) -> None:
+        async with self._create_slots:
+            await self._create_game(game, match_id, proposal)
+
+    async def _create_game(self, game: str, match_id: str, proposal: Proposal) -> None:
+        endpoint = self._endpoint(game)
+        tickets = {t.ticket_id: self._cache[game].get(t.ticket_id) for t in proposal.tickets}
+        if any(d is None for d in tickets.values()):
+            fetched = await self.store.data_of(game, list(tickets))
+            tickets = {t: fetched.get(t) for t in tickets}
+        ids = list(tickets)
+        if any(d is None for d in tickets.values()):
+            await self.store.release(game, match_id, ids, now_ms() + 1000)
+            return
+        datas = [d for d in tickets.values() if d is not None]
+        anchor = datas[0]
+        people: list[dict[str, Any]] = [
+            {"player_id": p, "name": n, "bot": False, "ticket_id": d.ticket_id}
+            for d in datas
+            for p, n in d.party
+        ]
+        bot_kind = next((d.bot_kind for d in datas if d.bots), bots.RANDOM)
+        for i in range(proposal.bots):
+            people.append(
+                {
+                    "player_id": bots.player_id(bot_kind),
+                    "name": f"{bot_kind.title()} bot {i + 1}",
+                    "bot": True,
+                    "kind": bot_kind,
+                }
+            )
+        random.Random(match_id).shuffle(people)
+        try:
+            created = await endpoint.new_game(
+                proposal.players, [p["name"][:64] for p in people], anchor.options
+            )
+        except grpc.aio.AioRpcError as error:
+            now = now_ms()
+            if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                reason = error.details() or "the game service refused the options"
+                await self.store.refuse(game, proposal.players, anchor.options, reason)
+                log.warning("game_refused", game=game, players=proposal.players, reason=reason)
+            else:
+                self._backoff_until[game] = now + 1000
+                log.warning("game_create_failed", game=game, code=error.code().name)
+            await self.store.release(game, match_id, ids, now + self.settings.heartbeat_timeout_ms)
+            return
+        tokens = {c.seat: c.token for c in created.credentials}
+        seats = []
+        for seat, person in enumerate(people):
+            entry = {**person, "seat": seat}
+            if person["bot"]:
+                entry["token"] = tokens[seat]
+            seats.append(entry)
+        record = {
+            "match_id": match_id,
+            "game": game,
+            "game_id": created.game_id,
+            "address": endpoint.address,
+            "players": proposal.players,
+            "seats": seats,
+        }
+        assignments: dict[str, dict[str, Any]] = {}
+        for ticket_id in ids:
+            mine = [s for s in seats if s.get("ticket_id") == ticket_id]
+            others = [s for s in seats if s.get("ticket_id") != ticket_id]
+            assignments[ticket_id] = {
+                "game": game,
+                "address": endpoint.public_address,
+                "service_name": endpoint.service_name,
+                "game_id": created.game_id,
+                "players": proposal.players,
+                "match_id": match_id,
+                "seats": [
+                    {"player_id": s["player_id"], "seat": s["seat"], "token": tokens[s["seat"]]}
+                    for s in mine
+                ],
+                "others": [
+                    {
+                        "seat": s["seat"],
+                        "player_id": s["player_id"],
+                        "name": s["name"],
+                        "bot": s["bot"],
+                    }
+                    for s in others
+                ],
+            }
+        if not await self.store.assign(game, match_id, record, assignments):
+            log.warning("match_lost", game=game, match_id=match_id, game_id=created.game_id)
+            return
+        log.info(
+            "match_assigned",
+            game=game,
+            match_id=match_id,
+            game_id=created.game_id,
+            players=proposal.players,
+            bots=proposal.bots,
+            tickets=ids,
+        )
+        await self.supervisor.claim_and_start(game, match_id, record)

@@ -1,0 +1,171 @@
+"""``roost.matchmaking.v1.Matchmaker``: a thin adapter from messages to :mod:`.engine`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+from roost.matchmaking.v1 import matchmaking_pb2 as pb
+from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
+
+from services.core.logging import bind
+from services.core.metrics import streaming, unary
+from services.matchmaking import errors
+from services.matchmaking.engine import EnqueueInput, Matchmaker
+from services.matchmaking.ratings import PlayerRating
+from services.matchmaking.tickets import TicketRecord
+
+SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
+DEFAULT_PORT = 50050
+LEADERBOARD_DEFAULT = 20
+LEADERBOARD_MAX = 500
+
+
+def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Ticket:
+    """The Ticket message of a stored ticket."""
+    data = record.data
+    ticket = pb.Ticket(
+        ticket_id=data.ticket_id,
+        game=data.game,
+        player_counts=list(data.counts),
+        options_json=data.options,
+        party=[pb.Player(player_id=p, name=n) for p, n in data.party],
+        bot_fill=pb.BotFill(
+            enabled=data.bots,
+            after_ms=data.bot_after_ms,
+            kind=pb.BotKind.Value(f"BOT_KIND_{data.bot_kind}"),
+        ),
+        status=pb.TicketStatus.Value(f"TICKET_STATUS_{record.status}"),
+        enqueued_ms=data.enqueued_ms,
+        rating=data.rating,
+        heartbeat_interval_ms=heartbeat_interval_ms,
+        error=record.error,
+    )
+    a = record.assignment
+    if a is not None:
+        ticket.assignment.CopyFrom(
+            pb.Assignment(
+                game=a["game"],
+                address=a["address"],
+                game_id=a["game_id"],
+                service_name=a["service_name"],
+                players=a["players"],
+                match_id=a["match_id"],
+                seats=[pb.SeatAssignment(**s) for s in a["seats"]],
+                others=[pb.OtherSeat(**s) for s in a["others"]],
+            )
+        )
+    return ticket
+
+
+def rating_to_proto(rating: PlayerRating) -> pb.Rating:
+    """The Rating message."""
+    return pb.Rating(
+        player_id=rating.player_id,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        ordinal=rating.ordinal,
+        games=rating.games,
+        wins=rating.wins,
+    )
+
+
+class MatchmakerService(pb_grpc.MatchmakerServicer):
+    """Every RPC validates, calls the engine and converts."""
+
+    def __init__(self, engine: Matchmaker) -> None:
+        self.engine = engine
+        self.interval = max(engine.settings.heartbeat_timeout_ms // 3, 1)
+
+    def _ticket(self, record: TicketRecord) -> pb.Ticket:
+        return ticket_to_proto(record, self.interval)
+
+    @unary("matchmaking")
+    async def Enqueue(
+        self, request: pb.EnqueueRequest, context: grpc.aio.ServicerContext
+    ) -> pb.EnqueueResponse:
+        if not request.game:
+            raise errors.invalid("game", "required")
+        bind(ticket_id=request.ticket_id, game=request.game)
+        kind = pb.BotKind.Name(request.bot_fill.kind).removeprefix("BOT_KIND_")
+        record, created = await self.engine.enqueue(
+            EnqueueInput(
+                ticket_id=request.ticket_id,
+                game=request.game,
+                counts=tuple(request.player_counts),
+                options_json=request.options_json,
+                party=tuple((p.player_id, p.name) for p in request.party),
+                bots=request.bot_fill.enabled,
+                bot_after_ms=request.bot_fill.after_ms,
+                bot_kind="RANDOM" if kind == "UNSPECIFIED" else kind,
+            )
+        )
+        return pb.EnqueueResponse(ticket=self._ticket(record), created=created)
+
+    @streaming("matchmaking")
+    async def WatchTicket(
+        self, request: pb.WatchTicketRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.WatchTicketResponse]:
+        bind(ticket_id=request.ticket_id)
+        async for record in self.engine.watch(request.ticket_id):
+            yield pb.WatchTicketResponse(ticket=self._ticket(record))
+
+    @unary("matchmaking")
+    async def GetTicket(
+        self, request: pb.GetTicketRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetTicketResponse:
+        bind(ticket_id=request.ticket_id)
+        _game, record = await self.engine.locate(request.ticket_id)
+        return pb.GetTicketResponse(ticket=self._ticket(record))
+
+    @unary("matchmaking")
+    async def Heartbeat(
+        self, request: pb.HeartbeatRequest, context: grpc.aio.ServicerContext
+    ) -> pb.HeartbeatResponse:
+        status, expires = await self.engine.heartbeat(request.ticket_id)
+        return pb.HeartbeatResponse(
+            status=pb.TicketStatus.Value(f"TICKET_STATUS_{status}"), expires_ms=expires
+        )
+
+    @unary("matchmaking")
+    async def Cancel(
+        self, request: pb.CancelRequest, context: grpc.aio.ServicerContext
+    ) -> pb.CancelResponse:
+        bind(ticket_id=request.ticket_id)
+        return pb.CancelResponse(ticket=self._ticket(await self.engine.cancel(request.ticket_id)))
+
+    @unary("matchmaking")
+    async def Leaderboard(
+        self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext
+    ) -> pb.LeaderboardResponse:
+        if not request.game:
+            raise errors.invalid("game", "required")
+        if request.limit < 0 or request.offset < 0:
+            raise errors.invalid("limit/offset", "must not be negative")
+        limit = min(request.limit or LEADERBOARD_DEFAULT, LEADERBOARD_MAX)
+        rows, total = await self.engine.leaderboard(request.game, request.offset, limit)
+        return pb.LeaderboardResponse(
+            game=request.game,
+            entries=[
+                pb.LeaderboardEntry(rank=request.offset + i + 1, rating=rating_to_proto(r))
+                for i, r in enumerate(rows)
+            ],
+            total=total,
+        )
+
+    @unary("matchmaking")
+    async def GetRatings(
+        self, request: pb.GetRatingsRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetRatingsResponse:
+        if not request.game:
+            raise errors.invalid("game", "required")
+        if len(request.player_ids) > LEADERBOARD_MAX:
+            raise errors.invalid("player_ids", f"at most {LEADERBOARD_MAX}")
+        ratings = await self.engine.get_ratings(request.game, list(request.player_ids))
+        return pb.GetRatingsResponse(ratings=[rating_to_proto(r) for r in ratings])
+
+
+def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:
+    """Register ``servicer`` on ``server``."""
+    pb_grpc.add_MatchmakerServicer_to_server(servicer, server)
