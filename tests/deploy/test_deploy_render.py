@@ -20,10 +20,7 @@ RECORDED = {
     "patches": (CASES / "patches" / "overlay", CASES / "patches" / "expected.yaml"),
 }
 PROJECT_KUSTOMIZATIONS = {
-    "base": K8S / "base",
-    "dev": OVERLAYS["dev"],
-    "prod": OVERLAYS["prod"],
-    "loadtest": LOADTEST,
+    str(path.parent.relative_to(K8S)): path.parent for path in K8S.rglob("kustomization.yaml")
 }
 
 
@@ -35,6 +32,16 @@ def load_all(text: str) -> list[dict]:
 def test_renders_what_real_kustomize_rendered(case: str) -> None:
     folder, expected = RECORDED[case]
     assert render(folder) == load_all(expected.read_text())
+
+
+def test_every_project_kustomization_renders() -> None:
+    assert {"base", "redis", "overlays/dev", "overlays/prod", "loadtest"} <= set(
+        PROJECT_KUSTOMIZATIONS
+    )
+    assert PROJECT_KUSTOMIZATIONS["loadtest"] == LOADTEST
+    assert PROJECT_KUSTOMIZATIONS["overlays/prod"] == OVERLAYS["prod"]
+    for folder in PROJECT_KUSTOMIZATIONS.values():
+        assert render(folder), folder
 
 
 @pytest.mark.parametrize("name", sorted(PROJECT_KUSTOMIZATIONS))
