@@ -169,6 +169,7 @@ def ad_gain(p: dict[str, Any], ad: int) -> int:
 
 
 _ELEMENT_KEY = {"tree": "t", "lake": "l", "nest": "n"}
+_ALL_SLOTS = (1 << 9) - 1
 
 
 def gain_funds(p: dict[str, Any], amount: int) -> None:
@@ -181,23 +182,35 @@ def advance_egg(p: dict[str, Any], amount: int) -> None:
     p["egg"] = min(D.EGG_MAX, p["egg"] + amount)
 
 
-def tile_ok(p: dict[str, Any], tile: int) -> bool:
-    """Does the player meet milestone ``tile``'s condition now?"""
+def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
+    """Does the player meet milestone ``tile``'s condition now? ``tot`` may pass
+    precomputed :func:`bird_totals`."""
     kind = D.TILE_KIND[tile]
     prm = D.TILE_PARAMS[tile]
-    areas = p["areas"][: narea(p)]
-    if kind == "total_birds":
-        return all(sum(a["b"][b] for a in areas) >= n for b, n in prm)
-    if kind == "area_contains":
-        return any(all(a["b"][b] >= n for b, n in prm) for a in areas)
-    if kind == "total_elements":
-        return all(sum(a[_ELEMENT_KEY[e]] for a in areas) >= n for e, n in prm)
     if kind == "funds_at_least":
         return p["funds"] >= prm
     if kind == "egg_marker_at_least":
         return p["egg"] >= prm
+    if kind == "total_birds":
+        if tot is None:
+            tot = bird_totals(p)
+        return all(tot[b] >= n for b, n in prm)
     if kind == "total_special_birds":
-        return sum(sum(a["b"][D.NREG :]) for a in areas) >= prm
+        if tot is None:
+            tot = bird_totals(p)
+        return sum(tot[D.NREG :]) >= prm
+    areas = p["areas"][: narea(p)]
+    if kind == "area_contains":
+        for a in areas:
+            b = a["b"]
+            for bird, n in prm:
+                if b[bird] < n:
+                    break
+            else:
+                return True
+        return False
+    if kind == "total_elements":
+        return all(sum(a[_ELEMENT_KEY[e]] for a in areas) >= n for e, n in prm)
     # area_bird_plus_special
     return any(a["b"][prm] and any(a["b"][D.NREG :]) for a in areas)
 
@@ -711,9 +724,11 @@ def _legal_space(st: dict[str, Any], p: dict[str, Any], out: list) -> None:
 
 def _legal_free(st: dict[str, Any], p: dict[str, Any], out: list) -> None:
     claimed = p["claimed"]
-    for slot, tile in enumerate(st["tiles"]):
-        if not claimed >> slot & 1 and tile_ok(p, tile):
-            out.append(A.claim_milestone(slot, tile))
+    if claimed != _ALL_SLOTS:
+        tot = bird_totals(p)
+        for slot, tile in enumerate(st["tiles"]):
+            if not claimed >> slot & 1 and tile_ok(p, tile, tot):
+                out.append(A.claim_milestone(slot, tile))
     nlock = st["turn"]["nlock"]
     areas = p["areas"]
     for ai in range(narea(p)):
