@@ -105,8 +105,20 @@ class GameServicer:
         self.codec = ActionCodec(spec.types.Action)
         self._meta_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
+        # (game_id, version, seat) -> legal actions; a version's state never
+        # changes, so an entry is valid on every replica.
+        self._legal_cache = _Lru(CACHE_SIZE)
 
     # ----------------------------------------------------------------- helpers
+
+    def _legal(self, game_id: str, version: int, state: Any, seat: int) -> list[Action]:
+        """The seat's legal actions at ``version``, computed once per version."""
+        key = f"{game_id}:{version}:{seat}"
+        actions = self._legal_cache.get(key)
+        if actions is None:
+            actions = [] if self.engine.is_over(state) else self.engine.legal(state, seat)
+            self._legal_cache.put(key, actions)
+        return actions
 
     def _view(self, state: Any, seat: int | None) -> Message:
         return view_to_proto(self.engine.view(state, seat), self.spec.types.View)
@@ -267,7 +279,7 @@ class GameServicer:
         seat = self._seat(context, meta, required=True)
         bind(game_id=game_id, seat=seat)
         version, state, _status = await self._load(game_id, meta)
-        actions = [] if self.engine.is_over(state) else self.engine.legal(state, seat)
+        actions = self._legal(game_id, version, state, seat)
         messages = self._legal_messages(actions)
         if request.with_score_preview and actions:
             self._preview_scores(state, seat, actions, messages)
@@ -369,7 +381,7 @@ class GameServicer:
         state = self.engine.decode(encoded)
 
         try:
-            action = self._decide(request, state, seat)
+            action = self._decide(game_id, request, state, seat)
         except errors.ServiceError:
             replayed = await self._replay(game_id, request, fingerprint)
             if replayed is not None:
@@ -385,6 +397,8 @@ class GameServicer:
         finished = self.engine.is_over(state)
         to_act = [] if finished else self.engine.to_act(state)
         version = expected + 1
+        # Cached only once the write wins: a losing write's state never becomes `version`.
+        next_legal = self.engine.legal(state, seat) if seat in to_act else None
         event_fields = {
             "s": str(seat), "k": action.kind, "a": args_to_json(action), "l": action.label,
             "x": "1" if action.secret else "0", "p": action.public_label,
@@ -396,9 +410,7 @@ class GameServicer:
             status=FINISHED if finished else IN_PROGRESS,
             to_act=to_act,
             view=self._view(state, seat),
-            next_actions=self._legal_messages(self.engine.legal(state, seat))
-            if seat in to_act
-            else [],
+            next_actions=self._legal_messages(next_legal) if next_legal else [],
             event=self._event(StoredEvent(version, event_fields), seat),
         )
         new_encoded = self.engine.encode(state)
@@ -416,6 +428,8 @@ class GameServicer:
         )
         if outcome.kind == "OK":
             self._state_cache.put(game_id, (version, new_encoded))
+            if next_legal is not None:
+                self._legal_cache.put(f"{game_id}:{version}:{seat}", next_legal)
             if finished:
                 GAMES_FINISHED.labels(self.spec.name).inc()
                 log.info("game_finished", version=version)
@@ -427,7 +441,7 @@ class GameServicer:
             raise errors.stale_version(expected, outcome.version)
         raise errors.not_found(game_id)
 
-    def _decide(self, request: Any, state: Any, seat: int) -> Action:
+    def _decide(self, game_id: str, request: Any, state: Any, seat: int) -> Action:
         """The engine action the request names, or the reason it cannot apply."""
         if self.engine.is_over(state):
             raise errors.precondition("ERROR_REASON_GAME_OVER", "the game has ended")
@@ -435,7 +449,9 @@ class GameServicer:
             raise errors.precondition(
                 "ERROR_REASON_NOT_YOUR_TURN", f"seat {seat} is not asked to decide now"
             )
-        return self._choose(request, self.engine.legal(state, seat))
+        return self._choose(
+            request, self._legal(game_id, request.expected_version, state, seat)
+        )
 
     # ----------------------------------------------------------------- Score
 
