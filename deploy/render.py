@@ -93,7 +93,18 @@ MERGE_KEYS = {
 }
 # List fields without a merge key: a patch replaces them whole.
 ATOMIC_LISTS = frozenset(
-    {"args", "command", "drop", "add", "accessModes", "volumeClaimTemplates", "metrics"}
+    {
+        "args",
+        "command",
+        "drop",
+        "add",
+        "accessModes",
+        "envFrom",
+        "volumeClaimTemplates",
+        "metrics",
+        "ingress",
+        "egress",
+    }
 )
 
 # kustomize's legacy output order (api/resid/gvk.go).
