@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.undertheleaves.v1 import service_pb2_grpc
-
-from services.undertheleaves.service import SPEC, UnderTheLeavesService, add_to_server
+from services.undertheleaves.service import SPEC
 from tests.service_contract import ServiceContract
 
 
@@ -18,9 +16,6 @@ class TestUnderTheLeavesService(ServiceContract):
     """Platform issue: Under the Leaves end to end."""
 
     spec = SPEC
-    servicer_class = UnderTheLeavesService
-    add_to_server = staticmethod(add_to_server)
-    grpc_module = service_pb2_grpc
     player_counts = (2, 3, 4)
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:

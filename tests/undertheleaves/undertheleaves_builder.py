@@ -125,7 +125,8 @@ def _settled_garden(
     sectors = []
     for sector in board.pollinized:
         count = next((n for cell, n in bees.items() if cell in sector.cells), 1)
-        sectors.append(BeeSector(sector.terrain, sector.cells, count))
+        if count:
+            sectors.append(BeeSector(sector.terrain, sector.cells, count))
     garden = Garden(tiles=tiles, bee_sectors=sectors, hummingbirds=settle_hummingbirds({}, board))
     for card, cell in dwellers:
         offered = options_for(card, board, garden.dwellers, -1, options)
@@ -155,7 +156,8 @@ def build(
     ``options`` the game options. ``dwellers`` lists pieces already in seat 0's
     garden as ``(card, cell)``: the placement that card offers with that anchor
     (or holding that cell), claimed in an earlier turn. ``bees`` maps a cell to
-    the bees of the sector holding it (default 1 per pollinized sector).
+    the bees of the sector holding it (default 1 per pollinized sector; 0 leaves
+    the sector without a bee record, as if it had never been checked).
     ``others`` are the gardens of seats 1, 2, ... (default: seat 1 has only a
     start tile); ``others_dwellers`` their pieces by seat. ``bag`` tiles stay
     in the bag; ``turn`` turns have been played.

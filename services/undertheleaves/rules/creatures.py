@@ -11,9 +11,6 @@ from collections import Counter
 from services.undertheleaves.rules.board import Board, Position, reading_order
 from services.undertheleaves.rules.state import BeeSector, Options
 
-#: Most hummingbirds a single tile can hold (1 + row bonus + column bonus).
-MAX_HUMMINGBIRDS_PER_TILE = 3
-
 
 def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> list[BeeSector]:
     """The bee sectors after a placement (ambiguity 3).
@@ -47,7 +44,7 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
     A tile qualifies when all of its terrain cells (3 or 4: a puddle is
     ignored) lie in pollinized sectors. A qualifying tile gets +1 when the
     tiles left and right of it both qualify, and +1 when the tiles above and
-    below both qualify.
+    below both qualify: at most 3.
     """
     pollinized = board.pollinized_cells
     qualifying = {
