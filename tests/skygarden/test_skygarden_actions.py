@@ -458,22 +458,38 @@ def test_egg_marker_stops_at_the_rightmost_space() -> None:
 
 
 def test_nest_moves_cannot_be_undone_in_the_same_turn() -> None:
-    """Free actions on Nest tiles stay bounded: within one turn an area's nest may only
-    gain birds or only lose birds (no on/off loops for a random bot)."""
+    """Place and Remove Bird Tokens on Nest Tiles, kept bounded: within one turn a nest
+    may lose birds and then gain birds, but once a bird was put on it, nothing comes off
+    it again that turn (no on/off loops for a random bot; any configuration is still
+    reachable in one turn)."""
     st, p = _game()
     a = p["areas"][0]
     a["n"] = 1
     a["b"][SHIM] = 2
+    a["b"][HAWK] = 2
+    a["nb"] = [HAWK]
     turn_for(st, 0)
-    act(st, 0, "nest_add", area=0, bird="shimaenaga")
-    assert find(st, 0, "nest_remove", area=0) is None
+    assert find(st, 0, "nest_add", area=0, bird="hawk") is not None
+    act(st, 0, "nest_remove", area=0, bird="hawk")  # change the nest's type: remove ...
+    act(st, 0, "nest_add", area=0, bird="shimaenaga")  # ... then add
+    assert find(st, 0, "nest_remove", area=0) is None  # no undo this turn
     act(st, 0, "nest_add", area=0, bird="shimaenaga")
     assert find(st, 0, "nest_add", area=0) is None and find(st, 0, "nest_remove", area=0) is None
-    turn_for(st, 0)  # next turn: removing is allowed again, then adding is locked
+    assert a["nb"] == [SHIM, SHIM]
+    turn_for(st, 0)  # next turn: removing is allowed again
     act(st, 0, "nest_remove", area=0, bird="shimaenaga")
-    assert find(st, 0, "nest_add", area=0) is None
     act(st, 0, "nest_remove", area=0, bird="shimaenaga")
     assert a["nb"] == []
+    # bound: per area and turn at most NEST_CAP removals then NEST_CAP additions
+    turn_for(st, 0)
+    ops = 0
+    while True:
+        legal = [x for x in ENGINE.legal(st, 0) if x.kind in ("nest_add", "nest_remove")]
+        if not legal:
+            break
+        ENGINE.apply(st, 0, legal[-1])
+        ops += 1
+    assert ops <= 2 * D.NEST_CAP
 
 
 # ---------------------------------------------------------------- free actions

@@ -746,11 +746,11 @@ def _legal_free(st: dict[str, Any], p: dict[str, Any], out: list) -> None:
         if a["n"]:
             nb = a["nb"]
             lock = nlock[ai]
-            if lock >= 0 and len(nb) < D.NEST_CAP:
+            if len(nb) < D.NEST_CAP:
                 for bird in range(D.NB):
                     if b[bird] > nb.count(bird) and nest_pair_ok(nb, bird):
                         out.append(A.NEST_ADD[ai][bird])
-            if lock <= 0 and nb:
+            if not lock and nb:  # no removing after adding to this nest this turn
                 for bird in sorted(set(nb)):
                     out.append(A.NEST_REMOVE[ai][bird])
 
@@ -1087,7 +1087,6 @@ def _h_nest_add(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
 def _h_nest_remove(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     ai = args["area"]
     st["players"][seat]["areas"][ai]["nb"].remove(D.BIDX[args["bird"]])
-    st["turn"]["nlock"][ai] = -1
 
 
 def _h_bonus_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
