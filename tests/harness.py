@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 
 from services.core.config import Settings
-from services.core.game_service import GameServicer, GameSpec
+from services.core.game_service import GameSpec, add_to_server, servicer_class
 from services.core.redis_server import start_local_redis
 from services.core.server import start_server
 from services.core.store import GameStore, connect
@@ -97,13 +97,7 @@ class ServerHandle:
 
 
 @contextmanager
-def game_server(
-    spec: GameSpec,
-    servicer_class: type[GameServicer],
-    add_to_server: Callable[[Any, grpc.aio.Server], None],
-    url: str,
-    **setting_overrides: Any,
-) -> Iterator[ServerHandle]:
+def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[ServerHandle]:
     """Serve ``spec`` on a free loopback port over the Redis at ``url``."""
     settings = test_settings(url, **setting_overrides)
     loop = asyncio.new_event_loop()
@@ -112,9 +106,9 @@ def game_server(
 
     async def boot() -> None:
         store = GameStore(connect(settings.redis_url, settings.redis_cluster))
-        servicer = servicer_class(spec, store, settings)
+        servicer = servicer_class(spec)(spec, store, settings)
         running = await start_server(
-            spec.service_name, settings, lambda server: add_to_server(servicer, server)
+            spec.service_name, settings, lambda server: add_to_server(spec, servicer, server)
         )
         holder["running"] = running
         holder["store"] = store

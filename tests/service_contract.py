@@ -13,7 +13,6 @@ import random
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from types import ModuleType
 from typing import Any, ClassVar
 
 import grpc
@@ -25,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from roost.common.v1 import common_pb2
 
-from services.core.game_service import GameServicer, GameSpec
+from services.core.game_service import GameSpec
 from services.core.store import events_key, game_key
 from tests.harness import ServerHandle, game_server
 
@@ -60,10 +59,10 @@ def field_violations(error: grpc.RpcError) -> list[str]:
 class Client:
     """A thin test client over a game's generated stub."""
 
-    def __init__(self, handle: ServerHandle, spec: GameSpec, grpc_module: ModuleType) -> None:
+    def __init__(self, handle: ServerHandle, spec: GameSpec) -> None:
         self.channel = handle.channel()
         short = spec.service_name.rsplit(".", 1)[1]
-        self.stub = getattr(grpc_module, f"{short}Stub")(self.channel)
+        self.stub = getattr(spec.grpc_module, f"{short}Stub")(self.channel)
         self.m = spec.messages
 
     @staticmethod
@@ -152,9 +151,6 @@ class ServiceContract:
     """Subclass in a game's test folder; see the module docstring."""
 
     spec: ClassVar[GameSpec]
-    servicer_class: ClassVar[type[GameServicer]]
-    add_to_server: ClassVar[Callable[[Any, grpc.aio.Server], None]]
-    grpc_module: ClassVar[ModuleType]
     player_counts: ClassVar[tuple[int, ...]]
     full_games_per_count: ClassVar[int] = 1
     #: True when the first legal action's score effect involves no chance.
@@ -168,15 +164,12 @@ class ServiceContract:
 
     @pytest.fixture(scope="class")
     def server(self, redis_server_url: str) -> Iterator[ServerHandle]:
-        cls = type(self)
-        with game_server(
-            cls.spec, cls.servicer_class, cls.add_to_server, redis_server_url
-        ) as handle:
+        with game_server(type(self).spec, redis_server_url) as handle:
             yield handle
 
     @pytest.fixture(scope="class")
     def client(self, server: ServerHandle) -> Client:
-        return Client(server, type(self).spec, type(self).grpc_module)
+        return Client(server, type(self).spec)
 
     @pytest.fixture(scope="class")
     def raw_redis(self, redis_server_url: str) -> Iterator[redis.Redis]:
@@ -448,14 +441,30 @@ class ServiceContract:
         )  # fmt: skip
 
     def illegal_action(self, legal: list[Any]) -> Any:
-        """A typed action of a legal kind that is not in the legal list."""
-        action = type(legal[0].action)()
-        action.CopyFrom(legal[0].action)
-        kind = action.WhichOneof("kind")
-        sub = getattr(action, kind)
-        for field in sub.DESCRIPTOR.fields:
-            if field.type == field.TYPE_INT32 and not field.is_repeated:
-                setattr(sub, field.name, 9999)
+        """A typed action that is not in the legal list: a legal one with a field
+        pushed out of range, else an action of a kind that is not legal now."""
+        legal_actions = [entry.action for entry in legal]
+        for entry in legal:
+            action = type(entry.action)()
+            action.CopyFrom(entry.action)
+            sub = getattr(action, action.WhichOneof("kind"))
+            for field in sub.DESCRIPTOR.fields:
+                if field.is_repeated:
+                    continue
+                if field.type == field.TYPE_INT32:
+                    setattr(sub, field.name, 9999)
+                elif field.type == field.TYPE_STRING:
+                    setattr(sub, field.name, "no-such-thing")
+                else:
+                    continue
+                if action not in legal_actions:
+                    return action
+        action_class = type(legal[0].action)
+        legal_kinds = {a.WhichOneof("kind") for a in legal_actions}
+        for field in action_class.DESCRIPTOR.oneofs_by_name["kind"].fields:
+            if field.name not in legal_kinds:
+                action = action_class()
+                getattr(action, field.name).SetInParent()
                 return action
         raise AssertionError("override illegal_action for this game")
 

@@ -53,9 +53,10 @@ class GameSpec:
     """Everything the generic servicer needs to know about one game.
 
     ``messages`` is the generated ``service_pb2`` module (requests, responses,
-    ``Options``, ``LegalAction``) and ``types`` the ``types_pb2`` module
-    (``View``, ``Action``). ``adapt_options`` turns the set fields of the
-    ``Options`` message into the engine's option mapping.
+    ``Options``, ``LegalAction``), ``types`` the ``types_pb2`` module
+    (``View``, ``Action``) and ``grpc_module`` the ``service_pb2_grpc``
+    module. ``adapt_options`` turns the set fields of the ``Options``
+    message into the engine's option mapping.
     """
 
     name: str
@@ -64,7 +65,22 @@ class GameSpec:
     engine: Engine[Any]
     messages: ModuleType
     types: ModuleType
+    grpc_module: ModuleType
     adapt_options: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda o: o)
+
+
+def servicer_class(spec: GameSpec) -> type[GameServicer]:
+    """The game's servicer: :class:`GameServicer` mixed into the generated base."""
+    short = spec.service_name.rsplit(".", 1)[1]
+    base = getattr(spec.grpc_module, f"{short}Servicer")
+    doc = f"``{spec.service_name}``: the seven RPCs of :class:`GameServicer`."
+    return type(f"{short}Service", (GameServicer, base), {"__doc__": doc})
+
+
+def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Server) -> None:
+    """Register a game's servicer on ``server``."""
+    short = spec.service_name.rsplit(".", 1)[1]
+    getattr(spec.grpc_module, f"add_{short}Servicer_to_server")(servicer, server)
 
 
 class _Lru(OrderedDict[str, Any]):
@@ -449,9 +465,7 @@ class GameServicer:
             raise errors.precondition(
                 "ERROR_REASON_NOT_YOUR_TURN", f"seat {seat} is not asked to decide now"
             )
-        return self._choose(
-            request, self._legal(game_id, request.expected_version, state, seat)
-        )
+        return self._choose(request, self._legal(game_id, request.expected_version, state, seat))
 
     # ----------------------------------------------------------------- Score
 

@@ -1,7 +1,7 @@
 """``python -m services.undertheleaves``: serve Under the Leaves (port 50054)."""
 
 from services.core.main import run_game_service
-from services.undertheleaves.service import SPEC, UnderTheLeavesService, add_to_server
+from services.undertheleaves.service import SPEC
 
 if __name__ == "__main__":
-    run_game_service(SPEC, UnderTheLeavesService, add_to_server)
+    run_game_service(SPEC)

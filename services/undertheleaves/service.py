@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import grpc
 from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc, types_pb2
 
-from services.core.game_service import GameServicer, GameSpec
+from services.core.game_service import GameSpec
 from services.undertheleaves.rules import ENGINE
 
 
@@ -27,14 +26,6 @@ SPEC = GameSpec(
     engine=ENGINE,
     messages=service_pb2,
     types=types_pb2,
+    grpc_module=service_pb2_grpc,
     adapt_options=adapt_options,
 )
-
-
-class UnderTheLeavesService(GameServicer, service_pb2_grpc.UnderTheLeavesServicer):
-    """``roost.undertheleaves.v1.UnderTheLeaves``: all seven RPCs come from GameServicer."""
-
-
-def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:
-    """Register ``servicer`` on ``server``."""
-    service_pb2_grpc.add_UnderTheLeavesServicer_to_server(servicer, server)

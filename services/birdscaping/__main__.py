@@ -1,0 +1,7 @@
+"""``python -m services.birdscaping``: serve Birdscaping (port 50053)."""
+
+from services.birdscaping.service import SPEC
+from services.core.main import run_game_service
+
+if __name__ == "__main__":
+    run_game_service(SPEC)
