@@ -267,16 +267,24 @@ def affordable(b: int, have: list[int]) -> bool:
     return sum(have) - used >= WILD[b] + 2 * deficit
 
 
-_AFF: dict[int, bytes] = {}
+_AFF: dict[int, bytearray] = {}
 
 
-def aff_table(sig: int) -> bytes:
+def aff_table(sig: int) -> bytearray:
+    """Per food signature: 1 affordable, 0 not, 2 not computed yet."""
     t = _AFF.get(sig)
     if t is None:
-        have = _sig_counts(sig)
-        t = bytes(1 if affordable(b, have) else 0 for b in range(NB))
+        t = bytearray(b"\x02" * NB)
         _AFF[sig] = t
     return t
+
+
+def can_afford(t: bytearray, sig: int, b: int) -> int:
+    v = t[b]
+    if v == 2:
+        v = 1 if affordable(b, _sig_counts(sig)) else 0
+        t[b] = v
+    return v
 
 
 def _multisets(pool: list[int], k: int, start: int = 0) -> list[list[int]]:
@@ -387,9 +395,13 @@ def playable(s: State, seat: int, only_hab: int = -1) -> list:
     acts = []
     if not (ok[0] or ok[1] or ok[2]):
         return acts
-    aff = aff_table(food_sig(s.food[seat]))
+    sig = food_sig(s.food[seat])
+    aff = aff_table(sig)
     for b in s.hands[seat]:
-        if aff[b]:
+        v = aff[b]
+        if v == 2:
+            v = can_afford(aff, sig, b)
+        if v:
             pb = PLAY[b]
             for h in HABS[b]:
                 if ok[h]:
