@@ -78,11 +78,13 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
+    addresses = {f"GAME_ADDR_{e.name.upper()}": f"127.0.0.1:{_port(e)}" for e in entries}
     try:
         for entry in entries:
             port = _port(entry)
             env = {
                 **os.environ,
+                **addresses,
                 "REDIS_URL": url,
                 "PORT": str(port),
                 "METRICS_PORT": str(port + 1000),
