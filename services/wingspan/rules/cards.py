@@ -186,7 +186,7 @@ _bonus = json.loads((_DATA / "bonus_cards.json").read_text())["bonus_cards"]
 NBONUS = len(_bonus)
 BONUS_IDS = tuple(c["id"] for c in _bonus)
 BONUS_NAME = tuple(c["name"] for c in _bonus)
-BONUS_CONDITION = tuple(c["condition"] for c in _bonus)
+BONUS_CONDITION = tuple(c["summary"] for c in _bonus)
 BONUS_STATIC = tuple(c["evaluation"] == "static" for c in _bonus)
 # Scoring: (points_per_bird, tiers) with tiers a tuple of (min, points).
 BONUS_PER_BIRD = tuple(c["scoring"].get("points_per_bird", 0) for c in _bonus)

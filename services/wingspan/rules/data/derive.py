@@ -137,6 +137,36 @@ def summary(template: str, p: dict) -> str:
     raise ValueError(t)
 
 
+BONUS_SUMMARY = {
+    "Anatomist": "Birds whose English name contains a body part",
+    "Backyard Birder": "Birds printed with fewer than 4 points",
+    "Bird Counter": "Birds with a flocking (tucking) power",
+    "Bird Feeder": "Birds whose cost includes seed",
+    "Breeding Manager": "Birds holding 4 or more eggs",
+    "Cartographer": "Birds whose English name contains a place",
+    "Ecologist": "Birds in your least-populated habitat",
+    "Enclosure Builder": "Birds with a ground (or star) nest",
+    "Falconer": "Birds with a predator power",
+    "Fishery Manager": "Birds whose cost includes fish",
+    "Food Web Expert": "Birds whose cost is invertebrates only",
+    "Forester": "Birds that can live only in the forest",
+    "Historian": "Birds whose English name honours a person",
+    "Large Bird Specialist": "Birds with a wingspan above 65 cm",
+    "Nest Box Builder": "Birds with a cavity (or star) nest",
+    "Omnivore Specialist": "Birds whose cost includes a wild food",
+    "Oologist": "Birds holding at least 1 egg",
+    "Passerine Specialist": "Birds with a wingspan of 30 cm or less",
+    "Photographer": "Birds whose English name contains a colour",
+    "Platform Builder": "Birds with a platform (or star) nest",
+    "Prairie Manager": "Birds that can live only in the grassland",
+    "Rodentologist": "Birds whose cost includes rodents",
+    "Visionary Leader": "Bird cards left in hand at the end",
+    "Viticulturalist": "Birds whose cost includes fruit",
+    "Wetland Scientist": "Birds that can live only in the wetland",
+    "Wildlife Gardener": "Birds with a bowl (or star) nest",
+}
+
+
 def main(src: Path) -> None:
     base = json.loads((src / "birds.json").read_text())
     swift = json.loads((src / "swift_start_birds.json").read_text())
@@ -152,12 +182,15 @@ def main(src: Path) -> None:
     }
     (HERE / "birds.json").write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     bonus = json.loads((src / "bonus_cards.json").read_text())
-    keep = ("id", "name", "condition", "evaluation", "rule", "scoring")
+    keep = ("id", "name", "evaluation", "rule", "scoring")
     (HERE / "bonus_cards.json").write_text(
         json.dumps(
             {
-                "provenance": "sourced: shared Wingspan bonus card data (26 base cards)",
-                "bonus_cards": [{k: b[k] for k in keep} for b in bonus],
+                "provenance": "sourced: shared Wingspan bonus card data (26 base cards); "
+                "derived: summary written for this engine",
+                "bonus_cards": [
+                    {**{k: b[k] for k in keep}, "summary": BONUS_SUMMARY[b["name"]]} for b in bonus
+                ],
             },
             indent=1,
             sort_keys=True,
