@@ -1,0 +1,61 @@
+"""Invariants checked after every decision of many random games."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.core.engine import Rng
+from services.wingspan.rules import ENGINE as E
+from services.wingspan.rules.cards import LIMIT, N_BASE, NB, NBONUS
+from services.wingspan.rules.core import P_PLACE
+
+
+def _check(s, deck_size, bonus_size):
+    n = s.n
+    boards = [b for p in range(n) for row in s.rows[p] for b in row]
+    assert len(boards) == len(set(boards))
+    for p in range(n):
+        assert all(len(row) <= 5 for row in s.rows[p])
+        assert s.neggs[p] == sum(s.eggs[b] for row in s.rows[p] for b in row)
+        assert all(f >= 0 for f in s.food[p])
+    for b in boards:
+        assert 0 <= s.eggs[b] <= LIMIT[b]
+    limbo = [t[2] for t in s.stack if t[0] == P_PLACE]
+    cards = (
+        list(s.deck)
+        + list(s.discard)
+        + list(s.tray)
+        + [b for h in s.hands for b in h]
+        + boards
+        + list(s.draft)
+        + limbo
+        + [b for d in s.sdeal for b in d]
+    )
+    assert len(cards) == len(set(cards))
+    assert len(cards) + sum(s.tucked) == deck_size
+    assert len(s.tray) <= 3 and len(s.feeder) <= 5
+    bonus = (
+        list(s.bdeck)
+        + list(s.bdiscard)
+        + [k for b in s.bonus for k in b]
+        + list(s.boffer)
+        + [k for d in s.sbonus for k in d]
+    )
+    assert sorted(bonus) == sorted(set(bonus)) and len(bonus) == bonus_size
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_invariants_hold_through_random_games(players):
+    for seed in range(4):
+        options = {"swift_start": seed % 2 == 1, "no_language_bonus_cards": seed == 2}
+        s = E.setup(players, options, 100 + seed)
+        deck_size = NB if options["swift_start"] else N_BASE
+        bonus_size = NBONUS - (4 if seed == 2 else 0)
+        chooser = Rng(seed)
+        while not E.is_over(s):
+            _check(s, deck_size, bonus_size)
+            seats = E.to_act(s)
+            seat = seats[chooser.below(len(seats))]
+            acts = E.legal(s, seat)
+            E.apply(s, seat, acts[chooser.below(len(acts))])
+        _check(s, deck_size, bonus_size)
