@@ -871,7 +871,10 @@ def test_pink_on_play_bird_in_habitat(name):
     assert at_turn(s, 1) and s.pused[b] == 0 and s.food[2] == [0] * 5
     _back_to_seat0(s)
     play(s, 0, right, hab)
+    assert E.to_act(s) == [2]  # asked out of turn
     if reward == cards.RW_FOOD:
+        assert kinds(s, 2) == ["use_power", "decline"]
+        pick(s, "use_power", 2)
         assert s.food[2][f] == 1 and s.pused[b] == 1
     else:
         assert E.to_act(s) == [2]
@@ -893,7 +896,17 @@ def test_pink_on_gain_food_rodent_cache(name):
     _back_to_seat0(s)
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
     pick(s, arg_is("take_die", food="FOOD_RODENT"), 0)
-    assert s.cache[b] == 1 and s.pused[b] == 1
+    assert E.to_act(s) == [2]  # asked out of turn
+    pick(s, "use_power", 2)
+    assert s.cache[b] == 1 and s.pused[b] == 1 and at_turn(s, 1)
+    # declining does not use it: the next trigger asks again
+    _back_to_seat0(s)
+    s.pused[b] = 0
+    s.feeder = [4, 4, 1]
+    pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
+    pick(s, arg_is("take_die", food="FOOD_RODENT"), 0)
+    pick(s, "decline", 2)
+    assert s.cache[b] == 1 and s.pused[b] == 0
 
 
 @pytest.mark.parametrize("name", BIRDS["pink_on_predator_success_gain_die"])

@@ -520,22 +520,30 @@ def pink_lay(s: State, p: int, b: int, param: int):
 
 
 def pink_play(s: State, p: int, b: int, param: int):
-    _, hab, reward, f = PARAMS[b]
+    _, hab, reward, _f = PARAMS[b]
     if param != hab:
         return None
     if reward == RW_FOOD:
-        s.food[p][f] += 1
-        s.pused[b] = 1
-        return None
+        return [D_ACTIVATE, p, b]
     if s.hands[p]:
         return [D_TUCK, p, b, 1]
     return None
 
 
+def pink_food(s: State, p: int, b: int) -> None:
+    """Belted Kingfisher / Eastern Kingbird, once accepted."""
+    s.food[p][PARAMS[b][3]] += 1
+    s.pused[b] = 1
+
+
 def pink_rodent(s: State, p: int, b: int, param: int):
+    return [D_ACTIVATE, p, b]
+
+
+def pink_cache(s: State, p: int, b: int) -> None:
+    """Loggerhead Shrike, once accepted."""
     s.cache[b] += 1
     s.pused[b] = 1
-    return None
 
 
 def pink_predator(s: State, p: int, b: int, param: int):
@@ -606,6 +614,10 @@ def register() -> None:
         elif color == PINK:
             PINK_TRIGGER[b] = PARAMS[b][0]
             PINK_HANDLER[b] = _PINK[name]
+            if name == "pink_on_play_bird_in_habitat" and PARAMS[b][2] == RW_FOOD:
+                EFFECT[b] = pink_food
+            elif name == "pink_on_gain_food_rodent_cache":
+                EFFECT[b] = pink_cache
     for code, lg, ap in (
         (D_ACTIVATE, lg_activate, ap_activate),
         (D_CHOOSE_FOOD, lg_choose_food, ap_choose_food),
