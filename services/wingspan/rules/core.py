@@ -43,6 +43,7 @@ from .cards import (
     WHITE,
     WILD,
 )
+from .scoring import score_round_goal
 
 # ------------------------------------------------------------------- constants
 SETUP, PLAY_PHASE, OVER = range(3)
@@ -438,8 +439,6 @@ def run_end_turn(s: State, t: list) -> None:
 
 
 def end_round(s: State) -> None:
-    from .scoring import score_round_goal
-
     score_round_goal(s, s.round)
     s.discard.extend(s.tray)
     s.tray = []
