@@ -188,6 +188,17 @@ class WingspanEngine:
         return s
 
     def _setup_legal(self, s: State, seat: int) -> list[Action]:
+        """The seat's setup options, cached per (seat, stage) while in setup."""
+        cache = s.lc
+        if not isinstance(cache, dict):
+            cache = s.lc = {}
+        key = seat * 4 + s.sstage[seat]
+        acts = cache.get(key)
+        if acts is None:
+            acts = cache[key] = self._setup_options(s, seat)
+        return acts
+
+    def _setup_options(self, s: State, seat: int) -> list[Action]:
         stage = s.sstage[seat]
         if stage == 0:
             return [keep_birds(sub) for sub in subsets(s.sdeal[seat])]
@@ -239,6 +250,7 @@ class WingspanEngine:
         s.skeep = [[] for _ in range(s.n)]
         s.sfood = [[] for _ in range(s.n)]
         s.phase = PLAY_PHASE
+        s.lc = None
         s.stack = [[P_START_TURN, s.first]]
         advance(s)
 
@@ -264,7 +276,7 @@ class WingspanEngine:
             s.lc = (s.dec, seat, acts)
             return list(acts)
         if phase == SETUP and 0 <= seat < s.n:
-            return self._setup_legal(s, seat)
+            return list(self._setup_legal(s, seat))
         return []
 
     def apply(self, s: State, seat: int, action: Action) -> State:
