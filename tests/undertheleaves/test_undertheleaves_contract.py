@@ -1,0 +1,135 @@
+"""The engine contract: random full games, determinism, encoding, what a view may show."""
+
+import json
+
+import pytest
+
+from services.core.engine import Engine, Rng
+from services.core.engine.playout import random_playout
+from services.undertheleaves.rules import ENGINE
+from services.undertheleaves.rules.board import Board
+from services.undertheleaves.rules.catalogue import CARDS_BY_FAMILY
+
+
+def test_contract_engine_implements_the_protocol():
+    assert isinstance(ENGINE, Engine)
+    assert (ENGINE.name, ENGINE.min_players, ENGINE.max_players) == ("undertheleaves", 2, 4)
+
+
+def check_garden(garden):
+    board = Board(garden.tiles)
+    assert len(garden.tiles) == 13
+    assert all(1 <= n <= 3 for n in garden.hummingbirds.values())
+    assert set(garden.hummingbirds) <= set(board.tiles)
+    assert all(b.bees >= 1 for b in garden.bee_sectors)
+    sectors = [b.cells for b in garden.bee_sectors]
+    assert len(sectors) == len(board.pollinized)
+    assert set(sectors) == {g.cells for g in board.pollinized}
+    for dweller in garden.dwellers:
+        assert dweller.anchor in board.spaces or len(dweller.cells) == 4
+        assert dweller.cells <= set(board.spaces)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_contract_random_full_games_end_with_valid_final_scores(players, seed):
+    leaf, puddle, mushroom = (
+        CARDS_BY_FAMILY[f][(seed + players + i) % 4] for i, f in enumerate(CARDS_BY_FAMILY)
+    )
+    options = {
+        "dwellers": [leaf, puddle, mushroom],
+        "allow_flip": seed != 2,
+        "thoughtful_one_per_sector_per_turn": seed != 3,
+    }
+    state, board, decisions = random_playout(ENGINE, players, seed, options)
+    assert ENGINE.is_over(state)
+    assert decisions >= 12 * players
+    assert board.final
+    assert [s.seat for s in board.seats] == list(range(players))
+    assert min(s.rank for s in board.seats) == 1
+    for seat_score, garden in zip(board.seats, state.gardens, strict=True):
+        assert seat_score.total == sum(seat_score.categories.values())
+        check_garden(garden)
+
+
+def test_contract_every_card_combination_plays_to_the_end():
+    for i, leaf in enumerate(CARDS_BY_FAMILY["leaf"]):
+        for j, puddle in enumerate(CARDS_BY_FAMILY["puddle"]):
+            for k, mushroom in enumerate(CARDS_BY_FAMILY["mushroom"]):
+                seed = 16 * i + 4 * j + k
+                options = {"dwellers": [leaf, puddle, mushroom]}
+                state, _board, _n = random_playout(ENGINE, 2 + seed % 3, seed, options)
+                assert ENGINE.is_over(state)
+
+
+def replay(players, seed, options, choose_seed):
+    """A random game; returns every encoded state along the way and the actions taken."""
+    state = ENGINE.setup(players, options, seed)
+    chooser = Rng(choose_seed)
+    encoded, actions = [ENGINE.encode(state)], []
+    while not ENGINE.is_over(state):
+        seat = ENGINE.to_act(state)[0]
+        legal = ENGINE.legal(state, seat)
+        action = legal[chooser.below(len(legal))]
+        ENGINE.apply(state, seat, action)
+        actions.append((seat, action))
+        encoded.append(ENGINE.encode(state))
+    return encoded, actions
+
+
+def test_contract_same_seed_and_actions_give_byte_identical_states():
+    options = {"dwellers": ["leaf_flirty", "puddle_friendly", "mushroom_collector"]}
+    first, actions = replay(3, 77, options, choose_seed=5)
+    state = ENGINE.setup(3, options, 77)
+    assert ENGINE.encode(state) == first[0]
+    for (seat, action), expected in zip(actions, first[1:], strict=True):
+        ENGINE.apply(state, seat, action)
+        assert ENGINE.encode(state) == expected
+    assert replay(3, 78, options, choose_seed=5)[0][0] != first[0]
+
+
+def test_contract_decode_inverts_encode_at_every_step():
+    encoded, _ = replay(
+        4, 12, {"dwellers": ["leaf_thoughtful", "puddle_friendly", "mushroom_explorer"]}, 3
+    )
+    for data in encoded:
+        assert ENGINE.encode(ENGINE.decode(data)) == data
+    json.loads(encoded[-1])  # plain JSON
+
+
+def test_contract_views_hide_the_bag_order_and_the_generator():
+    state = ENGINE.setup(2, {}, seed=31)
+    chooser = Rng(8)
+    for _ in range(10):
+        views = [ENGINE.view(state, seat) for seat in (None, 0, 1)]
+        visible = {state.market[i] for i in range(len(state.market))} | {
+            t.tile for g in state.gardens for t in g.tiles
+        }
+        hidden = set(state.bag) - visible
+        for view in views:
+            text = json.dumps(view)
+            assert not any(f'"{tile}"' in text for tile in hidden)
+            assert str(state.rng) not in text
+            assert view["bag_count"] == len(state.bag)
+        # Everything is public: the seats' views differ only in who is viewing.
+        assert [{**v, "viewer": 0} for v in views][1:] == [{**views[0], "viewer": 0}] * 2
+        assert [v["viewer"] for v in views] == [-1, 0, 1]
+        seat = state.current
+        legal = ENGINE.legal(state, seat)
+        ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
+
+
+def test_contract_view_shows_turn_phase_pieces_and_scores():
+    state = ENGINE.setup(3, {"dwellers": "first_game"}, seed=4)
+    view = ENGINE.view(state, 2)
+    assert view["current_seat"] == state.current == view["first_seat"]
+    assert view["phase"] == "PHASE_PLACE_TILE"
+    assert view["pending_card"] == "" and view["pending_options"] == []
+    assert (view["turns_played"], view["turns_total"]) == (0, 36)
+    assert [c["name"] for c in view["dweller_cards"]] == ["Thoughtful", "Diver", "Host"]
+    assert [m["slot"] for m in view["market"]] == [0, 1, 2]
+    assert all(len(m["spaces"]) == 4 for m in view["market"])
+    garden = view["gardens"][0]
+    assert garden["tiles"][0]["hummingbirds"] == 0 and len(garden["tiles"][0]["cells"]) == 4
+    assert garden["pieces"] == {"bees": 0, "hummingbirds": 0, "leaf": 0, "puddle": 0, "mushroom": 0}
+    assert garden["score"] == 0
