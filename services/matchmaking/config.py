@@ -61,8 +61,8 @@ class MatchmakerSettings:
     tick_ms: int = 100
     heartbeat_timeout_ms: int = 30_000
     bot_fill_after_ms: int = 10_000
-    window_base: float = 2.0
-    window_per_second: float = 0.5
+    window_base: float = 3.0
+    window_per_second: float = 1.0
     window_max: float = 50.0
     retention_seconds: int = 3600
     match_deadline_ms: int = 30_000
@@ -83,8 +83,8 @@ class MatchmakerSettings:
             tick_ms=_int("MM_TICK_MS", 100),
             heartbeat_timeout_ms=_int("MM_HEARTBEAT_TIMEOUT_MS", 30_000),
             bot_fill_after_ms=_int("MM_BOT_FILL_AFTER_MS", 10_000),
-            window_base=_float("MM_WINDOW_BASE", 2.0),
-            window_per_second=_float("MM_WINDOW_PER_SECOND", 0.5),
+            window_base=_float("MM_WINDOW_BASE", 3.0),
+            window_per_second=_float("MM_WINDOW_PER_SECOND", 1.0),
             window_max=_float("MM_WINDOW_MAX", 50.0),
             retention_seconds=_int("MM_TICKET_RETENTION_SECONDS", 3600),
             match_deadline_ms=_int("MM_MATCH_DEADLINE_MS", 30_000),

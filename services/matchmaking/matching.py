@@ -41,8 +41,8 @@ class QueuedTicket:
 class WindowPolicy:
     """How the rating window widens with waiting time."""
 
-    base: float = 2.0
-    per_second: float = 0.5
+    base: float = 3.0
+    per_second: float = 1.0
     maximum: float = 50.0
 
     def window(self, waited_ms: int) -> float:

@@ -1,0 +1,1 @@
+"""The ``roost`` command line."""

@@ -1,0 +1,637 @@
+"""The ``roost`` commands (parsed by :mod:`clients.cli.main`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from argparse import Namespace
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from clients import registry, sessions
+from clients.bots.pool import BotPool, BotSeat
+from clients.cli import render
+from clients.cli.interactive import InteractivePlayer
+from clients.games import new_game_request
+from clients.registry import ServiceInfo
+from clients.rpc import CliError, Exit, channel, explain
+from clients.tournament import report as tournament_report
+from clients.tournament.runner import GameOutcome, Tournament, TournamentConfig
+
+PROBE_TIMEOUT = 2.0
+CALL_TIMEOUT = 15.0
+
+
+def game_info(name: str) -> ServiceInfo:
+    """The registry entry of a game, or a usage error listing the games."""
+    try:
+        info = registry.game(name)
+    except KeyError:
+        raise CliError(
+            f"unknown game {name!r}; games: {', '.join(registry.names())}", Exit.USAGE
+        ) from None
+    if not info.available():
+        raise CliError(
+            f"the client stubs of {name} are not generated (run `make proto`)", Exit.ERROR
+        )
+    return info
+
+
+def resolve_game(game_id: str, game: str | None, target: str | None) -> tuple[ServiceInfo, str]:
+    """Which service holds ``game_id``: --game, the session file, or by asking each service."""
+    if game:
+        info = game_info(game)
+        return info, info.address(target)
+    session = sessions.get(game_id)
+    if session:
+        info = game_info(session["game"])
+        return info, target or session["address"]
+    unreachable: list[str] = []
+    for info in registry.GAMES:
+        if not info.available():
+            continue
+        address = info.address(target)
+        messages = info.messages()
+        with channel(address) as ch:
+            try:
+                info.stub(ch).GetState(
+                    messages.GetStateRequest(game_id=game_id), timeout=PROBE_TIMEOUT
+                )
+                return info, address
+            except grpc.RpcError as error:
+                if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                    unreachable.append(f"{info.name} at {address}")
+    if unreachable and len(unreachable) == sum(1 for g in registry.GAMES if g.available()):
+        raise CliError(
+            "cannot reach any game service ("
+            + ", ".join(unreachable)
+            + "). Is the stack running? Start it with `roost up`.",
+            Exit.UNAVAILABLE,
+        )
+    hint = f" (not reachable: {', '.join(unreachable)})" if unreachable else ""
+    raise CliError(f"no game {game_id!r} on any game service{hint}", Exit.NOT_FOUND)
+
+
+# ---------------------------------------------------------------------- up
+
+
+def cmd_up(args: Namespace, console: Console) -> int:
+    """Run ``python -m services.launcher`` in the foreground."""
+    process = subprocess.Popen([sys.executable, "-m", "services.launcher"])
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        # The launcher got the same Ctrl-C (same process group) and stops everything.
+        try:
+            return process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            return process.wait()
+
+
+# ------------------------------------------------------------------- games
+
+
+def _health(address: str, service: str, timeout: float) -> str:
+    with channel(address) as ch:
+        try:
+            reply = health_pb2_grpc.HealthStub(ch).Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
+            )
+        except grpc.RpcError as error:
+            return (
+                "unreachable"
+                if error.code()
+                in (
+                    grpc.StatusCode.UNAVAILABLE,
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                )
+                else error.code().name.lower()
+            )
+    return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status).lower()
+
+
+def cmd_games(args: Namespace, console: Console) -> int:
+    """List games and whether their services answer."""
+    table = Table(title="Roost services", title_justify="left")
+    for column in ("name", "title", "address", "stubs", "health"):
+        table.add_column(column)
+    for info in (registry.MATCHMAKER, *registry.GAMES):
+        address = info.address()
+        stubs = "yes" if info.available() else "no"
+        table.add_row(
+            info.name, info.title, address, stubs, _health(address, info.full_name, args.timeout)
+        )
+    console.print(table)
+    return Exit.OK
+
+
+# --------------------------------------------------------------------- new
+
+
+def _spawn_bots(game_id: str, seats: list[BotSeat]) -> tuple[int, str]:
+    """Start ``python -m clients.bots`` in the background; tokens go over its stdin."""
+    home = sessions.home()
+    home.mkdir(parents=True, exist_ok=True)
+    log_path = home / f"bots-{game_id}.log"
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "clients.bots"],
+            stdin=subprocess.PIPE,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    assert process.stdin is not None
+    process.stdin.write(json.dumps([_seat_dict(s) for s in seats]).encode())
+    process.stdin.close()
+    return process.pid, str(log_path)
+
+
+def _seat_dict(seat: BotSeat) -> dict[str, Any]:
+    return {
+        "game": seat.game,
+        "address": seat.address,
+        "game_id": seat.game_id,
+        "seat": seat.seat,
+        "token": seat.token,
+        "kind": seat.kind,
+    }
+
+
+def _bots_in_thread(seats: list[BotSeat]) -> threading.Thread:
+    def run() -> None:
+        async def play() -> None:
+            pool = BotPool()
+            try:
+                await pool.play(seats)
+            finally:
+                await pool.close()
+
+        asyncio.run(play())
+
+    thread = threading.Thread(target=run, daemon=True, name="roost-bots")
+    thread.start()
+    return thread
+
+
+def cmd_new(args: Namespace, console: Console) -> int:
+    """NewGame, print the tokens, start the bots."""
+    info = game_info(args.game)
+    address = info.address(args.target)
+    bots = dict(args.bot)
+    for seat in bots:
+        if seat >= args.players:
+            raise CliError(
+                f"--bot seat {seat} is not a seat of a {args.players}-player game", Exit.USAGE
+            )
+    if args.play is not None and not 0 <= args.play < args.players:
+        raise CliError(f"--play {args.play} is not a seat of this game", Exit.USAGE)
+    if args.play is not None and args.play in bots:
+        raise CliError(f"seat {args.play} is both --play and --bot", Exit.USAGE)
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if names and len(names) != args.players:
+        raise CliError(f"--names needs {args.players} names", Exit.USAGE)
+    if not names and bots:
+        names = [f"{bots[s]} bot" if s in bots else f"Seat {s}" for s in range(args.players)]
+    messages = info.messages()
+    try:
+        request = new_game_request(messages, args.players, args.seed, names, args.options)
+    except Exception as exc:
+        raise CliError(f"--options is not valid for {info.name}: {exc}", Exit.USAGE) from exc
+    with channel(address) as ch:
+        try:
+            created = info.stub(ch).NewGame(request, timeout=CALL_TIMEOUT)
+        except grpc.RpcError as error:
+            raise explain(error, f"{info.title} service", address) from error
+    humans = {c.seat: c.token for c in created.credentials if c.seat not in bots}
+    sessions.save(created.game_id, info.name, address, humans, bots)
+    bot_seats = [
+        BotSeat(info.name, address, created.game_id, c.seat, c.token, bots[c.seat])
+        for c in created.credentials
+        if c.seat in bots
+    ]
+    pid = None
+    log_path = ""
+    if bot_seats and args.play is None:
+        pid, log_path = _spawn_bots(created.game_id, bot_seats)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": info.name,
+                    "game_id": created.game_id,
+                    "address": address,
+                    "seats": [
+                        {
+                            "seat": s.seat,
+                            "name": s.name,
+                            "token": humans.get(s.seat, ""),
+                            "bot": bots.get(s.seat, ""),
+                        }
+                        for s in created.seats
+                    ],
+                    "bot_pid": pid,
+                    "bot_log": log_path,
+                }
+            )
+        )
+    else:
+        table = Table(title=f"{info.title} game {created.game_id}", title_justify="left")
+        table.add_column("seat", justify="right")
+        table.add_column("name")
+        table.add_column("token (secret)")
+        for s in created.seats:
+            token = f"[dim]{bots[s.seat]} bot[/dim]" if s.seat in bots else humans[s.seat]
+            table.add_row(str(s.seat), s.name, token)
+        console.print(table)
+        console.print(f"service: {address}")
+        if pid:
+            console.print(f"bots are playing in the background (pid {pid}, log {log_path})")
+        if args.play is None and humans:
+            first = min(humans)
+            console.print(f"play with: roost play {created.game_id} --seat {first}")
+    if args.play is not None:
+        if bot_seats:
+            _bots_in_thread(bot_seats)
+        return InteractivePlayer(console, info, address, created.game_id, humans[args.play]).run()
+    return Exit.OK
+
+
+# -------------------------------------------------------------------- play
+
+
+def _token(args: Namespace) -> str:
+    if args.token:
+        return str(args.token)
+    seats = (sessions.get(args.game_id) or {}).get("seats", {})
+    if args.seat is not None:
+        token = seats.get(str(args.seat))
+        if not token:
+            raise CliError(
+                f"no token remembered for seat {args.seat} of {args.game_id}; pass --token",
+                Exit.AUTH,
+            )
+        return str(token)
+    if len(seats) == 1:
+        return str(next(iter(seats.values())))
+    if seats:
+        raise CliError(
+            f"you hold seats {', '.join(sorted(seats))} of this game: choose one with --seat",
+            Exit.USAGE,
+        )
+    raise CliError(
+        "no seat token: pass --token TOKEN (or --seat N for a game created here with "
+        "`roost new` / `roost queue`)",
+        Exit.AUTH,
+    )
+
+
+def cmd_play(args: Namespace, console: Console) -> int:
+    """Play one seat interactively."""
+    info, address = resolve_game(args.game_id, args.game, args.target)
+    token = _token(args)
+    return InteractivePlayer(
+        console, info, address, args.game_id, token, board=not args.no_board
+    ).run()
+
+
+# ------------------------------------------------------------------- watch
+
+
+def cmd_watch(args: Namespace, console: Console) -> int:
+    """Follow a game as a spectator until it ends."""
+    info, address = resolve_game(args.game_id, args.game, args.target)
+    m = info.messages()
+    with channel(address) as ch:
+        stub = info.stub(ch)
+        try:
+            state = stub.GetState(m.GetStateRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
+            names = {s.seat: s.name for s in state.seats}
+            console.rule(f"{info.title} — game {args.game_id} — spectator")
+            console.print(render.panel_of(state.view, "Board"))
+            start = state.version if args.from_version is None else args.from_version
+            finished = state.status == registry_finished()
+            if not finished:
+                stream = stub.Watch(
+                    m.WatchRequest(
+                        game_id=args.game_id, from_version=start, include_view=args.boards
+                    )
+                )
+                for item in stream:
+                    console.print(render.event_line(item.event, names))
+                    if args.boards and item.HasField("view"):
+                        console.print(render.panel_of(item.view, "Board"))
+                    if item.event.status == registry_finished():
+                        break
+                state = stub.GetState(m.GetStateRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
+                if not args.boards:
+                    console.print(render.panel_of(state.view, "Board"))
+            board = stub.Score(m.ScoreRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
+        except grpc.RpcError as error:
+            raise explain(error, f"{info.title} service", address) from error
+    console.print(render.scoreboard(board.scoreboard, names))
+    if board.scoreboard.final:
+        winners = ", ".join(names.get(w, f"seat {w}") for w in board.scoreboard.winners)
+        console.print(f"[bold]Game over.[/bold] Winner: {winners}")
+    return Exit.OK
+
+
+def registry_finished() -> int:
+    """The common FINISHED status value."""
+    from roost.common.v1 import common_pb2
+
+    return common_pb2.GAME_STATUS_FINISHED
+
+
+# ------------------------------------------------------------------- queue
+
+
+def cmd_queue(args: Namespace, console: Console) -> int:
+    """Enqueue, heartbeat, wait for the assignment."""
+    info = game_info(args.game)
+    mm = registry.MATCHMAKER
+    address = mm.address(args.matchmaker)
+    pb = mm.messages()
+    player = args.player or os.environ.get("USER") or "player"
+    party = [pb.Player(player_id=player, name=args.name or player)]
+    party += [pb.Player(player_id=p.strip()) for p in args.party.split(",") if p.strip()]
+    counts = args.players or [len(party)]
+    request = pb.EnqueueRequest(
+        ticket_id=args.ticket_id or uuid.uuid4().hex,
+        game=info.name,
+        player_counts=counts,
+        options_json=args.options,
+        party=party,
+        bot_fill=pb.BotFill(
+            enabled=args.bots is not None,
+            after_ms=int(args.bot_wait * 1000),
+            kind=pb.BOT_KIND_GREEDY if args.bots == "greedy" else pb.BOT_KIND_RANDOM,
+        ),
+    )
+    ch = channel(address)
+    stub = mm.stub(ch)
+    try:
+        reply = stub.Enqueue(request, timeout=CALL_TIMEOUT)
+    except grpc.RpcError as error:
+        raise explain(error, "matchmaker", address) from error
+    ticket = reply.ticket
+    note = "" if reply.created else " (it already existed)"
+    console.print(
+        f"Queued ticket {ticket.ticket_id}{note} for {info.title}, "
+        f"{'/'.join(map(str, ticket.player_counts))} players. Waiting for a match; "
+        "Ctrl-C cancels."
+    )
+    stop = threading.Event()
+    interval = max(ticket.heartbeat_interval_ms, 200) / 1000.0
+
+    def heartbeat() -> None:
+        while not stop.wait(interval):
+            with contextlib.suppress(grpc.RpcError):
+                stub.Heartbeat(pb.HeartbeatRequest(ticket_id=ticket.ticket_id), timeout=5)
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    beat.start()
+    final = None
+    try:
+        stream = stub.WatchTicket(
+            pb.WatchTicketRequest(ticket_id=ticket.ticket_id), timeout=args.timeout or None
+        )
+        for item in stream:
+            final = item.ticket
+            name = pb.TicketStatus.Name(final.status).removeprefix("TICKET_STATUS_").lower()
+            console.print(f"ticket {final.ticket_id}: {name}")
+    except KeyboardInterrupt:
+        stop.set()
+        _cancel(stub, pb, ticket.ticket_id)
+        console.print("cancelled the ticket")
+        return Exit.INTERRUPTED
+    except grpc.RpcError as error:
+        stop.set()
+        if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and args.timeout:
+            _cancel(stub, pb, ticket.ticket_id)
+            raise CliError(
+                f"no match within {args.timeout:g} s; the ticket was cancelled", Exit.TICKET_ENDED
+            ) from error
+        raise explain(error, "matchmaker", address) from error
+    finally:
+        stop.set()
+    ch.close()
+    if final is None or final.status != pb.TICKET_STATUS_ASSIGNED:
+        status = pb.TicketStatus.Name(final.status) if final else "UNKNOWN"
+        why = f": {final.error}" if final is not None and final.error else ""
+        raise CliError(f"the ticket ended without a game ({status}){why}", Exit.TICKET_ENDED)
+    a = final.assignment
+    seats = {s.seat: s.token for s in a.seats}
+    sessions.save(a.game_id, a.game, a.address, seats)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "ticket_id": final.ticket_id,
+                    "game": a.game,
+                    "game_id": a.game_id,
+                    "address": a.address,
+                    "seats": [
+                        {"player_id": s.player_id, "seat": s.seat, "token": s.token}
+                        for s in a.seats
+                    ],
+                    "others": [
+                        {"seat": o.seat, "player_id": o.player_id, "name": o.name, "bot": o.bot}
+                        for o in a.others
+                    ],
+                }
+            )
+        )
+    else:
+        table = Table(title=f"Matched: {info.title} game {a.game_id}", title_justify="left")
+        table.add_column("seat", justify="right")
+        table.add_column("player")
+        table.add_column("token (secret)")
+        rows = [(s.seat, s.player_id, s.token) for s in a.seats]
+        rows += [(o.seat, o.name + (" (bot)" if o.bot else ""), "") for o in a.others]
+        for seat, who, token in sorted(rows):
+            table.add_row(str(seat), who, token)
+        console.print(table)
+        console.print(f"service: {a.address}")
+        if not args.play:
+            console.print(f"play with: roost play {a.game_id} --seat {min(seats)}")
+    if args.play:
+        return InteractivePlayer(console, info, a.address, a.game_id, seats[min(seats)]).run()
+    return Exit.OK
+
+
+def _cancel(stub: Any, pb: Any, ticket_id: str) -> None:
+    with contextlib.suppress(grpc.RpcError):
+        stub.Cancel(pb.CancelRequest(ticket_id=ticket_id), timeout=5)
+
+
+# ------------------------------------------------------------- leaderboard
+
+
+def cmd_leaderboard(args: Namespace, console: Console) -> int:
+    """Ratings per game from the matchmaker."""
+    mm = registry.MATCHMAKER
+    address = mm.address(args.matchmaker)
+    pb = mm.messages()
+    games = [game_info(args.game).name] if args.game else registry.names()
+    out: dict[str, Any] = {}
+    with channel(address) as ch:
+        stub = mm.stub(ch)
+        for game in games:
+            try:
+                reply = stub.Leaderboard(
+                    pb.LeaderboardRequest(game=game, limit=args.limit), timeout=CALL_TIMEOUT
+                )
+            except grpc.RpcError as error:
+                if args.game is None and error.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                    continue  # a game this matchmaker does not serve
+                raise explain(error, "matchmaker", address) from error
+            out[game] = reply
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    game: [
+                        {
+                            "rank": e.rank,
+                            "player_id": e.rating.player_id,
+                            "mu": e.rating.mu,
+                            "sigma": e.rating.sigma,
+                            "ordinal": e.rating.ordinal,
+                            "games": e.rating.games,
+                            "wins": e.rating.wins,
+                        }
+                        for e in reply.entries
+                    ]
+                    for game, reply in out.items()
+                }
+            )
+        )
+        return Exit.OK
+    for game, reply in out.items():
+        table = Table(
+            title=f"{registry.game(game).title}: {reply.total} rated players",
+            title_justify="left",
+        )
+        for column in ("#", "player", "ordinal", "mu", "sigma", "games", "wins"):
+            table.add_column(column, justify="left" if column == "player" else "right")
+        for e in reply.entries:
+            r = e.rating
+            table.add_row(
+                str(e.rank), r.player_id, f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}",
+                str(r.games), str(r.wins),
+            )  # fmt: skip
+        console.print(table)
+    return Exit.OK
+
+
+# -------------------------------------------------------------------- bots
+
+
+def cmd_bots(args: Namespace, console: Console) -> int:
+    """Play remembered seats of a game with bots, in the foreground."""
+    session = sessions.get(args.game_id)
+    if not session:
+        raise CliError(
+            f"no remembered seats for game {args.game_id} (create it with `roost new`)",
+            Exit.AUTH,
+        )
+    seats = []
+    for seat, kind in args.seats:
+        token = session["seats"].get(str(seat))
+        if not token:
+            raise CliError(f"no token remembered for seat {seat}", Exit.AUTH)
+        seats.append(BotSeat(session["game"], session["address"], args.game_id, seat, token, kind))
+    console.print(f"bots playing seats {', '.join(str(s.seat) for s in seats)}; Ctrl-C stops")
+
+    async def play() -> list[Any]:
+        pool = BotPool()
+        try:
+            return await pool.play(seats)
+        finally:
+            await pool.close()
+
+    results = asyncio.run(play())
+    for result in results:
+        if isinstance(result, grpc.RpcError):
+            raise explain(result, "game service", session["address"])
+        if isinstance(result, BaseException):
+            raise CliError(f"a bot failed: {result!r}")
+    console.print("the game is over")
+    return Exit.OK
+
+
+# -------------------------------------------------------------- tournament
+
+
+def cmd_tournament(args: Namespace, console: Console) -> int:
+    """Run a tournament and report."""
+    info = game_info(args.game)
+    if args.via_matchmaker and not registry.MATCHMAKER.available():
+        raise CliError("the matchmaker stubs are not generated (run `make proto`)")
+    config = TournamentConfig(
+        game=info.name,
+        players=args.players,
+        games=args.games,
+        concurrency=args.concurrency,
+        bots=args.bots,
+        via_matchmaker=args.via_matchmaker,
+        target=args.target,
+        matchmaker=args.matchmaker,
+        seed=args.seed,
+        options_json=args.options,
+        game_timeout=args.timeout,
+    )
+    started = time.perf_counter()
+    if args.no_progress or args.json:
+        results = asyncio.run(Tournament(config).run())
+    else:
+        columns = (
+            SpinnerColumn(),
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task(f"{info.name} games", total=args.games, rate="")
+
+            def on_game(_outcome: GameOutcome | None) -> None:
+                elapsed = max(time.perf_counter() - started, 1e-9)
+                done = progress.tasks[0].completed + 1
+                progress.update(task, advance=1, rate=f"{done / elapsed:.1f} games/s")
+
+            results = asyncio.run(Tournament(config, on_game).run())
+    report = results.to_dict()
+    report["command"] = "roost " + shlex.join(args.argv)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        tournament_report.show(report, console)
+    if args.report:
+        tournament_report.write(report, args.report)
+        if not args.json:
+            console.print(f"report written to {args.report}")
+    return Exit.OK if report["games_finished"] == args.games else Exit.ERROR

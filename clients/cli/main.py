@@ -1,0 +1,259 @@
+"""``roost``: play, watch, queue, run bots and tournaments against Roost services.
+
+Every command talks to the services over gRPC through the generated stubs.
+Addresses: ``--target`` (or ``--matchmaker``), else ``$GAME_ADDR_<GAME>`` /
+``$MATCHMAKER_ADDR``, else 127.0.0.1 and the default port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import grpc
+from rich.console import Console
+
+from clients import registry
+from clients.bots.policies import KINDS
+from clients.rpc import CliError, Exit, explain
+
+EXIT_CODES = """exit codes:
+  0    success
+  1    unexpected error (or a tournament whose games did not all finish)
+  2    bad command line
+  3    a service is unreachable
+  4    the seat token was refused or is missing
+  5    the game or ticket does not exist
+  6    the service refused the request (invalid option, illegal action, ...)
+  7    the matchmaking ticket ended without a game (expired, cancelled, failed)
+  8    roost play: standard input ended before the game did
+  130  interrupted (Ctrl-C)
+"""
+
+
+def _players(text: str) -> list[int]:
+    """'2', '2,3' or '2-4'."""
+    try:
+        if "-" in text:
+            low, high = text.split("-", 1)
+            values = list(range(int(low), int(high) + 1))
+        else:
+            values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected N, N,M or N-M, got {text!r}") from exc
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"player counts must be positive, got {text!r}")
+    return values
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _bot(text: str) -> tuple[int, str]:
+    seat, sep, kind = text.partition("=")
+    if not sep or not seat.strip().isdigit() or kind not in KINDS:
+        raise argparse.ArgumentTypeError(
+            f"expected SEAT=KIND with KIND one of {', '.join(KINDS)}, got {text!r}"
+        )
+    return int(seat), kind
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in KINDS]
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(f"bot kinds are {', '.join(KINDS)}; got {text!r}")
+    return kinds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    games = ", ".join(registry.names())
+    parser = argparse.ArgumentParser(
+        prog="roost",
+        description="Play, watch, queue, run bots and tournaments on Roost game services.\n"
+        f"Games: {games}.",
+        epilog=EXIT_CODES + "\nSee docs/CLI.md for examples.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str, description: str = "") -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help_text,
+            description=description or help_text,
+            epilog=EXIT_CODES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    up = command(
+        "up",
+        "run the local stack (Redis and every implemented service) like `make run`",
+        "Start Redis (embedded unless REDIS_URL is set) and every implemented service on its "
+        "default port (python -m services.launcher). Ctrl-C stops everything.",
+    )
+    up.set_defaults(run="up")
+
+    games_cmd = command("games", "list the games, their addresses and whether they answer")
+    games_cmd.add_argument("--timeout", type=float, default=1.0, help="seconds per health check")
+    games_cmd.set_defaults(run="games")
+
+    new = command(
+        "new",
+        "create a game and print its seat tokens",
+        "Create a game with NewGame and print one secret token per seat (remembered in "
+        "$ROOST_HOME/sessions.json so `roost play GAME_ID` finds them). Bot seats are played "
+        "by a background bot process, or in this terminal with --play.",
+    )
+    new.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    new.add_argument("--players", "-n", type=_positive, required=True, help="number of seats")
+    new.add_argument(
+        "--bot",
+        type=_bot,
+        action="append",
+        default=[],
+        metavar="SEAT=KIND",
+        help=f"let a bot play SEAT (KIND: {', '.join(KINDS)}); repeatable",
+    )
+    new.add_argument("--seed", type=int, default=0, help="random seed (0: the server picks)")
+    new.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
+    new.add_argument("--names", default="", help="comma-separated seat names")
+    new.add_argument("--play", type=int, default=None, metavar="SEAT", help="then play SEAT here")
+    new.add_argument("--target", help="game service address host:port")
+    new.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    new.set_defaults(run="new")
+
+    play = command(
+        "play",
+        "play a seat interactively",
+        "Draw the seat's board, list the numbered legal actions, read a choice from standard "
+        "input, and wait on Watch while others play. At the prompt: a number plays that "
+        "action; b redraws the board; s shows scores; q leaves (the game goes on).",
+    )
+    play.add_argument("game_id", metavar="GAME_ID")
+    play.add_argument("--seat", type=int, help="the seat to play (token from the session file)")
+    play.add_argument("--token", help="the seat token (overrides the session file)")
+    play.add_argument("--game", help=f"the game ({games}); found automatically if omitted")
+    play.add_argument("--target", help="game service address host:port")
+    play.add_argument("--no-board", action="store_true", help="do not draw the board each turn")
+    play.set_defaults(run="play")
+
+    watch = command("watch", "follow a game as a spectator")
+    watch.add_argument("game_id", metavar="GAME_ID")
+    watch.add_argument("--game", help=f"the game ({games}); found automatically if omitted")
+    watch.add_argument("--target", help="game service address host:port")
+    watch.add_argument(
+        "--from-version", type=int, default=None, help="replay events after this version"
+    )
+    watch.add_argument("--boards", action="store_true", help="draw the board after every event")
+    watch.set_defaults(run="watch")
+
+    queue = command(
+        "queue",
+        "queue for a game through the matchmaker",
+        "Enqueue a ticket, keep it alive with heartbeats and wait for the assignment. "
+        "Ctrl-C cancels the ticket.",
+    )
+    queue.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    queue.add_argument(
+        "--players", type=_players, default=None, help="acceptable counts: N, N,M or N-M"
+    )
+    queue.add_argument("--player", default="", help="your player id (default: $USER)")
+    queue.add_argument("--name", default="", help="your display name")
+    queue.add_argument(
+        "--party", default="", help="comma-separated ids of players who play with you"
+    )
+    queue.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
+    queue.add_argument(
+        "--bots", nargs="?", const="random", default=None, choices=KINDS,
+        help="let bots fill empty seats after a wait (default kind: random)",
+    )  # fmt: skip
+    queue.add_argument("--bot-wait", type=float, default=0.0, help="seconds before bots fill")
+    queue.add_argument("--ticket-id", default="", help="ticket id (default: random)")
+    queue.add_argument("--timeout", type=float, default=0.0, help="give up after N seconds")
+    queue.add_argument("--play", action="store_true", help="play the assigned seat here")
+    queue.add_argument("--matchmaker", help="matchmaker address host:port")
+    queue.add_argument("--json", action="store_true", help="print the assignment as JSON")
+    queue.set_defaults(run="queue")
+
+    board = command("leaderboard", "show the matchmaker's ratings")
+    board.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all)")
+    board.add_argument("--limit", type=_positive, default=20)
+    board.add_argument("--matchmaker", help="matchmaker address host:port")
+    board.add_argument("--json", action="store_true")
+    board.set_defaults(run="leaderboard")
+
+    bots = command(
+        "bots",
+        "let bots play seats of a game you created",
+        "Play seats of GAME_ID with bots in this process until the game ends; tokens come "
+        "from the session file written by `roost new`.",
+    )
+    bots.add_argument("game_id", metavar="GAME_ID")
+    bots.add_argument("seats", nargs="+", type=_bot, metavar="SEAT=KIND")
+    bots.set_defaults(run="bots")
+
+    tour = command(
+        "tournament",
+        "play many bot games and report throughput, latency and results",
+        "Play K games end to end over gRPC, C at a time, with bots in rotation over the seats; "
+        "report games/s, decisions/s, RPC latency p50/p95/p99 per method, errors by status "
+        "code, and wins and ratings per bot.",
+    )
+    tour.add_argument("--game", required=True, help=f"one of: {games}")
+    tour.add_argument("--players", type=_positive, required=True)
+    tour.add_argument("--games", type=_positive, default=10, help="games to play (K)")
+    tour.add_argument("--concurrency", type=_positive, default=4, help="games at once (C)")
+    tour.add_argument(
+        "--bots", type=_kinds, default=("random",), help="bot kinds in rotation, e.g. random,greedy"
+    )
+    tour.add_argument("--via-matchmaker", action="store_true", help="seat bots through tickets")
+    tour.add_argument("--target", help="game service address host:port")
+    tour.add_argument("--matchmaker", help="matchmaker address host:port")
+    tour.add_argument("--seed", type=int, default=0, help="base seed (game i gets seed + i)")
+    tour.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
+    tour.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
+    tour.add_argument("--report", metavar="PATH", help="write the JSON report here")
+    tour.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tour.add_argument("--json", action="store_true", help="print the JSON report")
+    tour.set_defaults(run="tournament")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return Exit.USAGE
+    console = Console()
+    errors = Console(stderr=True)
+    try:
+        from clients.cli import commands
+
+        return int(getattr(commands, f"cmd_{args.run}")(args, console))
+    except CliError as error:
+        errors.print(f"[bold red]error:[/bold red] {error.message}", highlight=False)
+        return int(error.code)
+    except grpc.RpcError as error:
+        failure = explain(error, "service", getattr(args, "target", None) or "its address")
+        errors.print(f"[bold red]error:[/bold red] {failure.message}", highlight=False)
+        return int(failure.code)
+    except KeyboardInterrupt:
+        errors.print("interrupted")
+        return Exit.INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())
