@@ -109,6 +109,7 @@ class TestLeafThoughtful:
         assert anchors(state, "puddle_diver") == [(1, -1)]
 
     def test_no_square_overlapping_an_earlier_thoughtful(self):
+        """Ambiguity 6: no cell serves two Thoughtful squares."""
         built = build(
             TWO_SQUARES, play=(1, -1), cards=THOUGHTFUL, dwellers=[("leaf_thoughtful", (0, -2))]
         )
@@ -159,6 +160,7 @@ class TestLeafRestless:
         assert anchors(state, "leaf_restless") == []
 
     def test_no_again_when_the_sector_grows(self):
+        """Ambiguity 6: once per sector, even after it grows."""
         art = FIVE.replace("P  P  | .  .\nY  O* | .  .", "P  P  | P* V\nY  O* | G  G")
         built = build(art, play=(1, -1), cards=RESTLESS, dwellers=[("leaf_restless", (0, -1))])
         state = played(built)
@@ -174,6 +176,7 @@ class TestLeafRestless:
     """
 
     def test_no_again_when_the_sector_merges_with_another(self):
+        """Ambiguity 6: once per sector, even after a merge."""
         built = build(
             self.MERGE, play=(1, -1), cards=RESTLESS, dwellers=[("leaf_restless", (0, -1))]
         )
@@ -217,6 +220,7 @@ class TestLeafFlirty:
         assert state.current == 1
 
     def test_no_block_sharing_a_cell_with_an_earlier_flirty(self):
+        """Ambiguity 6: no cell serves two Flirty blocks."""
         built = build(
             self.OVERLAPPING, play=(1, -1), cards=FLIRTY, dwellers=[("leaf_flirty", (1, -1))]
         )
@@ -264,6 +268,7 @@ class TestLeafRunner:
         assert anchors(state, "leaf_runner") == []
 
     def test_no_again_when_the_sector_grows(self):
+        """Ambiguity 6: once per sector, even after it grows."""
         art = "G* O | G* Y\nP  P | P  P\nP  P | .  .\nY  O*| .  ."
         built = build(art, play=(0, -1), cards=RUNNER, dwellers=[("leaf_runner", (0, -1))])
         state = played(built)

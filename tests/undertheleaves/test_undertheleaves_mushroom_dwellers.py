@@ -67,6 +67,7 @@ class TestMushroomHost:
         assert anchors(state, "mushroom_host") == []
 
     def test_no_again_when_the_sector_grows(self):
+        """Ambiguity 6: once per sector, even after it grows."""
         art = """
         .  .  | V  V
         .  .  | P* Y
@@ -114,6 +115,7 @@ class TestMushroomExplorer:
         assert anchors(state, "mushroom_explorer") == []
 
     def test_scores_a_new_line_reusing_an_end_mushroom(self):
+        """Ambiguity 6: mushrooms without an Explorer may serve new lines."""
         art = ROW.replace("Y* V\n", "Y* V  | V* G\n").replace("P  P\n", "P  P  | P  P\n")
         built = build(art, play=(3, 0), cards=EXPLORER, dwellers=[("mushroom_explorer", (2, 0))])
         state = played(built)
@@ -132,6 +134,7 @@ class TestMushroomExplorer:
     """
 
     def test_no_line_ending_on_a_mushroom_that_holds_an_explorer(self):
+        """Ambiguity 6: a mushroom holding an Explorer never serves again, not even as an end."""
         built = build(
             self.COLUMN_UNDER_THE_MIDDLE,
             play=(1, -2),
@@ -174,6 +177,7 @@ class TestMushroomCollector:
     """
 
     def test_scores_again_with_the_empty_mushroom_of_an_earlier_pair(self):
+        """Ambiguities 6 and 10: the empty partner of a pair may pair again."""
         built = build(
             self.THIRD, play=(0, -1), cards=COLLECTOR, dwellers=[("mushroom_collector", (2, -2))]
         )
@@ -183,6 +187,7 @@ class TestMushroomCollector:
         assert anchors(state, "mushroom_collector") == [(2, -2), (1, -1)]
 
     def test_no_when_the_shared_mushroom_holds_the_collector(self):
+        """Ambiguity 6: a pair qualifies only if neither mushroom holds a Collector."""
         built = build(
             self.THIRD, play=(0, -1), cards=COLLECTOR, dwellers=[("mushroom_collector", (1, -1))]
         )
@@ -193,12 +198,14 @@ class TestMushroomCollector:
 
 class TestMushroomLoner:
     def test_scores_a_mushroom_with_8_neighbours_none_a_mushroom_puddles_allowed(self):
+        """Ambiguity 9: all 8 neighbours exist; puddles are fine, mushrooms are not."""
         state = played(build(SURROUNDED, play=(1, -1), cards=LONER))
         assert arrived(state, "mushroom_loner") == [(1, -1)]
         board_puddles = [c for t in state.gardens[0].tiles for c, s in t.spaces() if s.is_puddle]
         assert {(0, -2), (2, 0)} <= set(board_puddles)  # two of its neighbours
 
     def test_no_with_a_mushroom_among_the_neighbours(self):
+        """Ambiguity 9: no mushroom among the 8 neighbours."""
         art = """
         P  P  | ~  Y
         O  G* | G  G
@@ -210,11 +217,13 @@ class TestMushroomLoner:
         assert anchors(state, "mushroom_loner") == []
 
     def test_no_while_a_neighbour_is_missing(self):
+        """Ambiguity 9: all 8 neighbours must exist."""
         art = SURROUNDED.replace("Y  ~", ".  .").replace("P  P\n", ".  .\n")
         state = played(build(art, play=(0, -1), cards=LONER))
         assert anchors(state, "mushroom_loner") == []
 
     def test_no_again_for_the_same_mushroom(self):
+        """Ambiguity 6: once per mushroom."""
         art = SURROUNDED + "Y* P  | .  .\nO  O  | .  ."
         built = build(art, play=(0, -2), cards=LONER, dwellers=[("mushroom_loner", (1, -1))])
         state = played(built)

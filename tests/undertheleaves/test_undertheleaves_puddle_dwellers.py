@@ -69,6 +69,7 @@ class TestPuddleDiver:
         assert state.gardens[0].dwellers[0].cells == {(1, -1), (1, -2), (2, -2)}
 
     def test_no_again_when_the_puddle_grows(self):
+        """Ambiguity 6: once per puddle, even after it grows."""
         art = """
         .  .  | O  O
         .  .  | ~  G
@@ -100,12 +101,14 @@ class TestPuddleSkipper:
         assert anchors(state, "puddle_skipper") == []
 
     def test_no_again_for_the_same_middle_on_a_later_turn(self):
+        """Ambiguity 6: each middle cell once."""
         art = "O  ~ | Y  ~\nP  P | G  G\nY  Y | .  .\nO* G | .  ."
         built = build(art, play=(0, -1), cards=SKIPPER, dwellers=[("puddle_skipper", (2, 0))])
         state = played(built)
         assert anchors(state, "puddle_skipper") == [(2, 0)]
 
     def test_scores_a_new_middle_that_reuses_a_puddle(self):
+        """Ambiguity 6: the puddles may serve other middles."""
         art = "O  ~ | Y  ~ | V  ~\nP  P | G  G | Y  Y"
         built = build(art, play=(2, 0), cards=SKIPPER, dwellers=[("puddle_skipper", (2, 0))])
         state = played(built)
@@ -127,6 +130,7 @@ class TestPuddleFriendly:
         assert state.phase == st.PLACE_TILE
 
     def test_scores_again_with_the_empty_puddle_of_an_earlier_pair(self):
+        """Ambiguities 6 and 10: the empty partner of a pair may pair again."""
         built = build(
             THREE_DIAGONAL, play=(0, -1), cards=FRIENDLY, dwellers=[("puddle_friendly", (2, -2))]
         )
@@ -136,6 +140,7 @@ class TestPuddleFriendly:
         assert anchors(state, "puddle_friendly") == [(2, -2), (0, -2)]
 
     def test_no_when_the_shared_puddle_holds_the_friendly(self):
+        """Ambiguity 6: a pair qualifies only if neither puddle holds a Friendly."""
         built = build(
             THREE_DIAGONAL, play=(0, -1), cards=FRIENDLY, dwellers=[("puddle_friendly", (1, -1))]
         )
@@ -159,20 +164,24 @@ class TestPuddleFriendly:
 
 class TestPuddleShy:
     def test_scores_a_puddle_whose_8_neighbours_are_terrain(self):
+        """Ambiguity 9: all 8 neighbours exist and are terrain."""
         state = played(build(SURROUNDED, play=(1, -1), cards=SHY))
         assert arrived(state, "puddle_shy") == [(1, -1)]
 
     def test_no_with_a_puddle_among_the_neighbours(self):
+        """Ambiguity 9: Shy needs all 8 neighbours to be terrain."""
         art = SURROUNDED.replace("G* Y", "~  Y")
         state = played(build(art, play=(1, -1), cards=SHY))
         assert anchors(state, "puddle_shy") == []
 
     def test_no_while_a_neighbour_is_missing(self):
+        """Ambiguity 9: all 8 neighbours must exist."""
         art = SURROUNDED.replace("G* Y", ".  .").replace("O  O\n", ".  .\n")
         state = played(build(art, play=(0, -1), cards=SHY))
         assert anchors(state, "puddle_shy") == []
 
     def test_no_again_for_the_same_puddle(self):
+        """Ambiguity 6: once per puddle cell."""
         art = SURROUNDED + "V* Y  | .  .\nO  O  | .  ."
         built = build(art, play=(0, -2), cards=SHY, dwellers=[("puddle_shy", (1, -1))])
         state = played(built)
