@@ -1,0 +1,51 @@
+"""Wingspan through the service: real gRPC sockets, a real Redis.
+
+The whole service contract (tests/service_contract.py) for 2 to 5 players.
+Secrets: the bird and bonus decks, other seats' hands and bonus cards, the
+generator state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.wingspan.service import SPEC
+from tests.service_contract import Client, ServiceContract
+
+
+class TestWingspanService(ServiceContract):
+    """Wingspan issue: the complete game as a service, 2 to 5 players."""
+
+    spec = SPEC
+    player_counts = (2, 3, 4, 5)
+    preview_is_exact = False
+
+    def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
+        """Deck orders, and every other seat's hand and bonus cards."""
+        secrets = [list(state.deck), list(state.bdeck)]
+        for seat in range(state.n):
+            if seat != reader:
+                secrets.append(list(state.hands[seat]))
+                secrets.append(list(state.bonus[seat]))
+        return secrets
+
+    def test_options_reach_the_engine(self, client: Client) -> None:
+        """Variants: the goal side and the deck options are applied."""
+        created = client.new_game(2, seed=3, goal_side="blue", swift_start=True)
+        assert created.view.options.goal_side == "blue"
+        assert created.view.options.swift_start
+
+    def test_setup_choices_are_simultaneous_and_secret(self, client: Client) -> None:
+        """Setup: every seat keeps birds, food and a bonus card at once, in secret."""
+        created = client.new_game(3, seed=4)
+        assert sorted(created.to_act) == [0, 1, 2]
+        tokens = {c.seat: c.token for c in created.credentials}
+        reply = client.apply(created.game_id, tokens[2], created.version, action_id=0)
+        for reader in (None, 0, 1):
+            token = tokens.get(reader) if reader is not None else None
+            entry = client.log(created.game_id, token).entries[-1]
+            assert entry.event.redacted
+            assert not entry.HasField("action")
+        own = client.log(created.game_id, tokens[2]).entries[-1]
+        assert not own.event.redacted
+        assert reply.version == 2
