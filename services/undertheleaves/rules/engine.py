@@ -19,7 +19,14 @@ from typing import Any
 
 from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import Board, Cell, PlacedTile, frontier, reading_order
+from services.undertheleaves.rules.board import (
+    Board,
+    Cell,
+    PlacedTile,
+    block,
+    frontier,
+    reading_order,
+)
 from services.undertheleaves.rules.catalogue import (
     BAG_SIZE,
     CARDS,
@@ -109,7 +116,9 @@ def _place_tile_action(
 
 def _place_dweller_action(card: str, placement: Placement) -> Action:
     x, y = placement.anchor
-    where = f"the square at ({x}, {y})" if len(placement.cells) == 4 else f"({x}, {y})"
+    where = f"({x}, {y})"
+    if placement.cells == block(placement.anchor):
+        where = f"the square ({x}, {y})-({x + 1}, {y + 1})"
     return Action(
         "place_dweller",
         (("card", card), ("x", x), ("y", y)),
@@ -247,12 +256,11 @@ class UnderTheLeaves:
     def legal(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
-        garden = state.gardens[seat]
         if state.phase == st.PLACE_DWELLER:
             return [
                 _place_dweller_action(state.pending_card, p) for p in self._dweller_options(state)
             ]
-        positions = frontier(t.position for t in garden.tiles)
+        positions = frontier(t.position for t in state.gardens[seat].tiles)
         flips = (False, True) if state.options.allow_flip else (False,)
         return [
             _place_tile_action(slot, tile, x, y, rotation, flipped)
@@ -404,8 +412,8 @@ class UnderTheLeaves:
             if choosing
             else [],
             "gardens": [
-                _garden_view(seat, garden, totals[seat])
-                for seat, garden in enumerate(state.gardens)
+                _garden_view(owner, garden, totals[owner])
+                for owner, garden in enumerate(state.gardens)
             ],
         }
 
