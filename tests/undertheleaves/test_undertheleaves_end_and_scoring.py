@@ -1,13 +1,11 @@
 """End of the Game and scoring (ambiguities 2, 11, 12)."""
 
 import pytest
-from undertheleaves_builder import ENGINE, build, place_dweller, place_tile, played
+from undertheleaves_builder import ENGINE, NO_CHOICE, build, place_dweller, place_tile, played
 
 from services.core.engine import IllegalAction
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.state import BeeSector, Dweller
-
-NO_CHOICE = {"dwellers": ["leaf_restless", "puddle_diver", "mushroom_host"]}
 
 
 def play_to_the_end(state, pick=0):

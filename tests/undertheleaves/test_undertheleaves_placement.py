@@ -1,14 +1,11 @@
 """Phase 1: taking a market tile and placing it (rotation, flip, adjacency)."""
 
 import pytest
-from undertheleaves_builder import ENGINE, build, place_tile
+from undertheleaves_builder import ENGINE, NO_CHOICE, build, place_tile
 
 from services.core.engine import Action, IllegalAction
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.catalogue import GARDEN_TILES, ROTATIONS, oriented
-
-#: Cards whose arrivals never ask for a decision, so every turn is one place_tile.
-NO_CHOICE = {"dwellers": ["leaf_restless", "puddle_diver", "mushroom_host"]}
 
 
 def raw_action(kind, **args):

@@ -50,6 +50,9 @@ from services.undertheleaves.rules.creatures import settle_hummingbirds
 from services.undertheleaves.rules.dwellers import options_for
 from services.undertheleaves.rules.state import BeeSector, Dweller, Garden, Options, State
 
+#: Cards whose arrivals never ask for a decision: every turn is one place_tile.
+NO_CHOICE = {"dwellers": ["leaf_restless", "puddle_diver", "mushroom_host"]}
+
 TERRAINS = {"P": "pink", "Y": "yellow", "O": "orange", "V": "purple", "G": "green", "~": "puddle"}
 
 
