@@ -251,6 +251,7 @@ def cmd_new(args: Namespace, console: Console) -> int:
                         }
                         for s in created.seats
                     ],
+                    "to_act": list(created.to_act),
                     "bot_pid": pid,
                     "bot_log": log_path,
                 }

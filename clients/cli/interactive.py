@@ -10,6 +10,7 @@ others do, until the seat is asked again.
 from __future__ import annotations
 
 import sys
+import time
 import uuid
 from typing import Any
 
@@ -23,6 +24,14 @@ from clients.rpc import CliError, Exit, channel, explain, metadata
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 CALL_TIMEOUT = 15.0
+MAX_WATCH_FAILURES = 10
+TRANSIENT = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+}
 HELP = (
     "Enter the number of an action to play it. Other keys: b = draw the board, "
     "s = scores, q = leave (the game goes on without you), ? = this help."
@@ -56,6 +65,8 @@ class InteractivePlayer:
         self.m = info.messages()
         self.names: dict[int, str] = {}
         self.seat = -1
+        self._announced = -1
+        self._failures = 0
 
     # --------------------------------------------------------------- calls
 
@@ -192,21 +203,26 @@ class InteractivePlayer:
             )
 
     def _wait(self, state: Any) -> None:
-        waiting = ", ".join(self.names.get(s, f"seat {s}") for s in state.to_act)
-        self.console.print(f"[dim]Waiting for {waiting}...[/dim]")
+        if self._announced != state.version:
+            waiting = ", ".join(self.names.get(s, f"seat {s}") for s in state.to_act)
+            self.console.print(f"[dim]Waiting for {waiting}...[/dim]")
+            self._announced = state.version
         stream = self.stub.Watch(
             self.m.WatchRequest(game_id=self.game_id, from_version=state.version),
             metadata=self.md,
         )
         try:
             for item in stream:
+                self._failures = 0
                 event = item.event
                 self.console.print(render.event_line(event, self.names))
                 if event.status == FINISHED or self.seat in event.to_act:
                     return
         except grpc.RpcError as error:
-            if error.code() == grpc.StatusCode.CANCELLED:
-                return
-            raise explain(error, f"{self.info.title} service", self.address) from error
+            if error.code() not in TRANSIENT or self._failures >= MAX_WATCH_FAILURES:
+                raise explain(error, f"{self.info.title} service", self.address) from error
+            self._failures += 1
         finally:
             stream.cancel()
+        # The stream ended (or failed) before anything for us: look again shortly.
+        time.sleep(min(0.1 * 2**self._failures, 2.0))
