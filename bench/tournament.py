@@ -1,0 +1,172 @@
+"""Tournament throughput over gRPC for every implemented game.
+
+    python -m bench.tournament [--games K] [--concurrency C] [--players N]
+                               [--bots random[,greedy]] [--only GAME ...] [--no-write]
+
+For each implemented game (``services/<game>/__main__.py`` exists) it starts the
+game service as its own process on a free loopback port over a local Redis
+(or ``REDIS_URL``), runs ``roost tournament ... --json`` against it as a
+separate process, and writes games/s, decisions/s and RPC latency into the
+``tournament`` section of docs/BENCHMARKS.md (only that section is rewritten).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from bench.report import machine, write_section
+from services.core.redis_server import free_port, start_local_redis
+from services.registry import GAMES, ServiceEntry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def implemented() -> list[ServiceEntry]:
+    """Games whose service package has a ``__main__``."""
+    return [g for g in GAMES if (ROOT / "services" / g.name / "__main__.py").exists()]
+
+
+def _wait_healthy(address: str, service: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    with grpc.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"{service} exited with {process.returncode}")
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                time.sleep(0.1)
+    raise RuntimeError(f"{service} did not become healthy")
+
+
+def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Serve one game and run one tournament against it; the tournament's JSON report."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "METRICS_PORT": "0",
+        "LOG_LEVEL": "warning",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+    )
+    try:
+        address = f"127.0.0.1:{port}"
+        _wait_healthy(address, entry.service_name, server)
+        command = [
+            "tournament", "--game", entry.name, "--players", str(args.players),
+            "--games", str(args.games), "--concurrency", str(args.concurrency),
+            "--bots", args.bots, "--seed", "1", "--json",
+        ]  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-m", "clients.cli.main", *command, "--target", address],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=1800,
+        )
+        if result.returncode not in (0, 1):
+            raise RuntimeError(f"{entry.name}: roost exited {result.returncode}: {result.stderr}")
+        report = json.loads(result.stdout)
+        report["command"] = "roost " + shlex.join(command)
+        return report
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _lat(report: dict[str, Any], method: str) -> str:
+    row = report["rpc_latency"].get(method)
+    if not row:
+        return "-"
+    return f"{row['p50_ms']:.1f} / {row['p95_ms']:.1f} / {row['p99_ms']:.1f}"
+
+
+def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
+    """The Markdown of the tournament section."""
+    lines = [
+        "## Tournaments over gRPC",
+        "",
+        f"`python -m bench.tournament {shlex.join(argv)}`".replace(" `", "`"),
+        f"on {machine()}, {os.cpu_count()} CPUs shared by Redis, the game service and the",
+        "tournament client (each its own process). Bots are remote clients: Watch for their",
+        "turn, Legal, Apply. Latency is measured by the client, in milliseconds.",
+        "",
+        "| game | players | games | concurrency | bots | games/s | decisions/s "
+        "| Apply p50/p95/p99 | Legal p50/p95/p99 | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in reports:
+        errors = ", ".join(f"{k} {v}" for k, v in r["errors_by_code"].items()) or "none"
+        lines.append(
+            f"| {r['game']} | {r['players']} | {r['games_finished']}/{r['games_requested']} "
+            f"| {r['concurrency']} | {','.join(r['bots'])} | {r['games_per_second']:.2f} "
+            f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_lat(r, 'Legal')} "
+            f"| {errors} |"
+        )
+    lines += ["", "Per game, the exact client command (run against the game's own service):", ""]
+    lines += [f"- `{r['command']}`" for r in reports]
+    lines += [
+        "",
+        "ABORTED counts stale versions in games where several seats decide at once: the bot",
+        "re-reads Legal and decides again; they are part of normal play, not failures.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run and write the section."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--bots", default="random")
+    parser.add_argument("--only", nargs="*", default=None, help="game names")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(raw)
+    entries = [g for g in implemented() if args.only is None or g.name in args.only]
+    url = os.environ.get("REDIS_URL")
+    local = None if url else start_local_redis()
+    try:
+        redis_url = url or local.url  # type: ignore[union-attr]
+        reports = []
+        for entry in entries:
+            report = run_game(entry, redis_url, args)
+            print(
+                f"{entry.name:<15} {report['games_per_second']:7.2f} games/s "
+                f"{report['decisions_per_second']:8.0f} decisions/s  errors "
+                f"{report['errors_by_code'] or 'none'}",
+                flush=True,
+            )
+            reports.append(report)
+    finally:
+        if local is not None:
+            local.stop()
+    text = section(reports, raw)
+    if args.no_write:
+        print(text)
+    else:
+        write_section("tournament", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
