@@ -9,7 +9,7 @@ let :class:`~services.core.store.GameStore` do the atomic write.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
@@ -38,11 +38,11 @@ from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_CREATED, GAMES_FINISHED, streaming, unary
 from services.core.store import FINGERPRINT_LENGTH, GameMeta, GameStore, StoredEvent
 from services.core.tokens import TOKEN_METADATA_KEY, hash_token, new_token, seat_for_token
+from services.core.watch import EventHub
 
 IN_PROGRESS = common_pb2.GAME_STATUS_IN_PROGRESS
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 MAX_REQUEST_ID = 128
-WATCH_BLOCK_MS = 5000
 CACHE_SIZE = 4096
 
 log = get_logger("roost.game")
@@ -119,6 +119,7 @@ class GameServicer:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
+        self.hub = EventHub(store)
         self._meta_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
         # (game_id, version, seat) -> legal actions; a version's state never
@@ -488,23 +489,17 @@ class GameServicer:
         meta = await self._meta(game_id)
         seat = self._seat(context, meta, required=False)
         bind(game_id=game_id, seat=seat)
-        last = request.from_version
-        batch = await self.store.events(game_id, last)
-        while True:
-            for index, stored in enumerate(batch):
-                event = self._event(stored, seat)
-                response = self.m.WatchResponse(event=event)
-                if request.include_view and index == len(batch) - 1:
-                    _version, state, _status = await self._load(game_id, meta)
-                    response.view.CopyFrom(self._view(state, seat))
-                yield response
-                last = stored.version
-                if event.status == FINISHED:
-                    return
-            batch = await self.store.wait_events(game_id, last, WATCH_BLOCK_MS)
-            if not batch and await self.store.load_meta(game_id) is None:
-                return  # expired while watching
-            await asyncio.sleep(0)
+        async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
+            async for batch in feed:
+                for index, stored in enumerate(batch):
+                    event = self._event(stored, seat)
+                    response = self.m.WatchResponse(event=event)
+                    if request.include_view and index == len(batch) - 1:
+                        _version, state, _status = await self._load(game_id, meta)
+                        response.view.CopyFrom(self._view(state, seat))
+                    yield response
+                    if event.status == FINISHED:
+                        return
 
     # ---------------------------------------------------------------- GetLog
 

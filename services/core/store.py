@@ -242,6 +242,11 @@ class GameStore:
             entries = await self.client.xrange(events_key(game_id), start, "+")
         return [_decode_entry(entry_id, fields) for entry_id, fields in entries]
 
+    async def last_version(self, game_id: str) -> int:
+        """The version of the newest event (0 when the stream is empty or gone)."""
+        newest = await self.client.xrevrange(events_key(game_id), "+", "-", count=1)
+        return int(newest[0][0].split(b"-", 1)[0]) if newest else 0
+
     async def wait_events(
         self, game_id: str, after_version: int, block_ms: int
     ) -> list[StoredEvent]:
