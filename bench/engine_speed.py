@@ -20,7 +20,6 @@ from bench.report import machine, write_section
 from services.core.engine import Rng
 from services.registry import GAMES
 
-
 # Published figures to compare with (games/s, one core on this kind of machine): the most
 # complete public Python Wingspan engine, at the same atomic granularity (issue 5).
 REFERENCES: dict[tuple[str, int], float] = {("wingspan", 2): 40.0, ("wingspan", 4): 18.0}
