@@ -21,6 +21,7 @@ import redis
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 from roost.common.v1 import common_pb2
 
@@ -225,11 +226,16 @@ class ServiceContract:
     # ---------------------------------------------------------------- tests
 
     def test_health_and_reflection(self, server: ServerHandle) -> None:
-        """Server bootstrap: gRPC health per service name answers SERVING."""
+        """Server bootstrap: health per service name answers SERVING; reflection lists it."""
         with server.channel() as channel:
             health = health_pb2_grpc.HealthStub(channel)
             reply = health.Check(health_pb2.HealthCheckRequest(service=self.spec.service_name))
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            request = reflection_pb2.ServerReflectionRequest(list_services="")
+            answer = next(iter(stub.ServerReflectionInfo(iter([request]))))
+            names = {s.name for s in answer.list_services_response.service}
+            assert {self.spec.service_name, "grpc.health.v1.Health"} <= names
 
     def test_full_random_games_through_the_service(self, client: Client) -> None:
         """Random full games of every player count run to the end through Apply."""
