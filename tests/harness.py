@@ -74,7 +74,7 @@ def test_settings(url: str, **overrides: Any) -> Settings:
         "metrics_port": 0,
         "log_level": "warning",
         "game_ttl_seconds": 3600,
-        "idle_ttl_seconds": 3600,
+        "idle_ttl_seconds": 7200,
         "request_ttl_seconds": 600,
         "grace_seconds": 1.0,
     }

@@ -474,6 +474,16 @@ class ServiceContract:
                 return action
         raise AssertionError("override illegal_action for this game")
 
+    def test_finished_games_expire_sooner_than_idle_ones(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """Redis design: idle games expire after IDLE_TTL, finished ones after GAME_TTL."""
+        created = client.new_game(self.player_counts[0], seed=31)
+        assert 3600 < raw_redis.ttl(game_key(created.game_id)) <= 7200
+        client.play_random(created, random.Random(8))
+        for key in (game_key(created.game_id), events_key(created.game_id)):
+            assert 0 < raw_redis.ttl(key) <= 3600
+
     def test_acting_after_the_end(self, client: Client, raw_redis: redis.Redis) -> None:
         """After the end every Apply is FAILED_PRECONDITION / GAME_OVER."""
         created = client.new_game(self.player_counts[0], seed=77)
