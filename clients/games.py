@@ -29,8 +29,3 @@ def supports_preview(messages: ModuleType) -> bool:
     """True when the game's Legal can fill a one-ply score preview (``score_after``)."""
     return "with_score_preview" in messages.LegalRequest.DESCRIPTOR.fields_by_name
 
-
-def supports_simulate(grpc_module: ModuleType, service: str) -> bool:
-    """True when the game service declares a ``Simulate`` method."""
-    servicer = getattr(grpc_module, f"{service}Servicer", None)
-    return servicer is not None and hasattr(servicer, "Simulate")

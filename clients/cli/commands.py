@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -96,17 +97,20 @@ def resolve_game(game_id: str, game: str | None, target: str | None) -> tuple[Se
 
 
 def cmd_up(args: Namespace, console: Console) -> int:
-    """Run ``python -m services.launcher`` in the foreground."""
+    """Run ``python -m services.launcher`` in the foreground; Ctrl-C / SIGTERM stop it."""
     process = subprocess.Popen([sys.executable, "-m", "services.launcher"])
+
+    def forward(signum: int, _frame: Any) -> None:
+        if process.poll() is None:
+            process.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        return process.wait()
-    except KeyboardInterrupt:
-        # The launcher got the same Ctrl-C (same process group) and stops everything.
-        try:
-            return process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.terminate()
-            return process.wait()
+        code = process.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return code if code >= 0 else Exit.INTERRUPTED
 
 
 # ------------------------------------------------------------------- games
