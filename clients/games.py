@@ -28,4 +28,3 @@ def new_game_request(
 def supports_preview(messages: ModuleType) -> bool:
     """True when the game's Legal can fill a one-ply score preview (``score_after``)."""
     return "with_score_preview" in messages.LegalRequest.DESCRIPTOR.fields_by_name
-
