@@ -11,5 +11,6 @@ Modules, from the bottom up:
 * :mod:`.bots`      the house bots that fill empty seats
 * :mod:`.supervisor` watches created games: plays bot seats, rates finished games
 * :mod:`.engine`    the matchmaker process: matching loop, expiry, notifications
+* :mod:`.metrics`   Prometheus metrics (tickets, matches, queue wait, ratings)
 * :mod:`.service`   the thin gRPC servicer
 """

@@ -41,6 +41,7 @@ from services.matchmaking.matching import (
     failed_tickets,
     propose,
 )
+from services.matchmaking.metrics import BOT_SEATS, MATCHES, QUEUE_WAIT, TICKETS
 from services.matchmaking.ratings import PlayerRating, RatingBook
 from services.matchmaking.supervisor import Supervisor
 from services.matchmaking.tickets import QUEUED, TERMINAL, TicketData, TicketRecord, TicketStore
@@ -235,6 +236,7 @@ class Matchmaker:
         if record is None:  # pragma: no cover - only if Redis lost the key at once
             raise errors.ticket_not_found(ticket_id)
         if created:
+            TICKETS.labels(req.game, "QUEUED").inc()
             self.notifier.queued[req.game].set()
             log.info("ticket_queued", ticket_id=ticket_id, game=req.game, counts=list(counts))
         return record, created
@@ -268,8 +270,9 @@ class Matchmaker:
         status = await self.store.cancel(game, ticket_id)
         if status == "NOT_FOUND":
             raise errors.ticket_not_found(ticket_id)
-        if status not in ("CANCELLED",):
+        if status != "CANCELLED":
             raise errors.ticket_closed(ticket_id, status)
+        TICKETS.labels(game, "CANCELLED").inc()
         _game, record = await self.locate(ticket_id)
         return record
 
@@ -342,7 +345,9 @@ class Matchmaker:
         now = now_ms()
         if now >= self._next_sweep[game]:
             self._next_sweep[game] = now + SWEEP_EVERY_MS
-            await self.store.expire_due(game, now)
+            expired = await self.store.expire_due(game, now)
+            if expired:
+                TICKETS.labels(game, "EXPIRED").inc(expired)
             for match_id, ticket_ids in await self.store.overdue_matches(game, now):
                 released = await self.store.release(
                     game, match_id, ticket_ids, now + self.settings.heartbeat_timeout_ms
@@ -380,9 +385,10 @@ class Matchmaker:
             doomed = failed_tickets(queue, refused)
             if doomed:
                 reasons = {refused[k] for t in doomed for k in refused if k[1] == t.options}
-                await self.store.fail(
+                failed = await self.store.fail(
                     game, [t.ticket_id for t in doomed], "; ".join(sorted(reasons))[:500]
                 )
+                TICKETS.labels(game, "FAILED").inc(failed)
                 gone = {t.ticket_id for t in doomed}
                 queue = [t for t in queue if t.ticket_id not in gone]
         claimed = 0
@@ -490,6 +496,12 @@ class Matchmaker:
         if not await self.store.assign(game, match_id, record, assignments):
             log.warning("match_lost", game=game, match_id=match_id, game_id=created.game_id)
             return
+        MATCHES.labels(game, str(proposal.players)).inc()
+        BOT_SEATS.labels(game).inc(proposal.bots)
+        TICKETS.labels(game, "ASSIGNED").inc(len(ids))
+        assigned_at = now_ms()
+        for data in datas:
+            QUEUE_WAIT.labels(game).observe(max(assigned_at - data.enqueued_ms, 0) / 1000.0)
         log.info(
             "match_assigned",
             game=game,

@@ -26,6 +26,7 @@ from roost.common.v1 import common_pb2
 from services.core.logging import get_logger
 from services.matchmaking import bots
 from services.matchmaking.games import GameDirectory, GameEndpoint
+from services.matchmaking.metrics import GAMES_RATED
 from services.matchmaking.ratings import RatingBook
 from services.matchmaking.tickets import TicketStore
 
@@ -206,4 +207,5 @@ class Supervisor:
         if len(seats) < 2:
             return  # a solo game says nothing about skill
         if await self.ratings.record(game, game_id, seats):
+            GAMES_RATED.labels(game).inc()
             log.info("game_rated", game=game, game_id=game_id)
