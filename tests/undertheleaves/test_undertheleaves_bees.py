@@ -1,7 +1,7 @@
 """Phase 2, Bees: pollinized sectors (rulebook "Bees" and ambiguity 3)."""
 
 import pytest
-from undertheleaves_builder import build, played
+from undertheleaves_builder import build, played, xys
 
 from services.undertheleaves.rules.board import Board, PlacedTile
 from services.undertheleaves.rules.catalogue import GARDEN_TILES, ROTATIONS
@@ -122,7 +122,7 @@ def test_ambiguity_3_several_new_sectors_of_a_colour_give_older_ones_one_bee_per
     built = build(FLAG, play=(1, -2), bees={(6, -1): 0}, options=options)
     assert ("pink", 3, 1) in bees(built.state)  # the older sector; (6, -1) has none yet
     after = played(built).gardens[0].bee_sectors
-    pink = {min(b.cells): b.bees for b in after if b.colour == "pink"}
+    pink = {min(xys(b.cells)): b.bees for b in after if b.colour == "pink"}
     assert pink == {(0, -1): older_bees, (6, -1): 1, (0, -4): 1}
 
 

@@ -22,12 +22,13 @@ def check_garden(garden):
     assert all(1 <= n <= 3 for n in garden.hummingbirds.values())
     assert set(garden.hummingbirds) <= set(board.tiles)
     assert all(b.bees >= 1 for b in garden.bee_sectors)
-    sectors = [b.cells for b in garden.bee_sectors]
+    sectors = [frozenset(b.cells) for b in garden.bee_sectors]
     assert len(sectors) == len(board.pollinized)
     assert set(sectors) == {g.cells for g in board.pollinized}
     for dweller in garden.dwellers:
-        assert dweller.anchor in board.spaces or len(dweller.cells) == 4
-        assert dweller.cells <= set(board.spaces)
+        assert dweller.anchor in board.terrain or len(dweller.cells) == 4
+        assert set(dweller.cells) <= set(board.terrain)
+        assert list(dweller.cells) == sorted(dweller.cells)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -123,7 +124,8 @@ def test_contract_view_shows_turn_phase_pieces_and_scores():
     state = ENGINE.setup(3, {"dwellers": "first_game"}, seed=4)
     view = ENGINE.view(state, 2)
     assert view["current_seat"] == state.current == view["first_seat"]
-    assert view["phase"] == "PHASE_PLACE_TILE"
+    assert view["phase"] == "PHASE_TAKE_TILE"
+    assert view["taken_tile"] == "" and view["taken_spaces"] == []
     assert view["pending_card"] == "" and view["pending_options"] == []
     assert (view["turns_played"], view["turns_total"]) == (0, 36)
     assert [c["name"] for c in view["dweller_cards"]] == ["Thoughtful", "Diver", "Host"]

@@ -6,7 +6,19 @@ import pytest
 import test_undertheleaves_leaf_dwellers
 import test_undertheleaves_mushroom_dwellers
 import test_undertheleaves_puddle_dwellers
-from undertheleaves_builder import ENGINE, anchors, arrived, build, choices, place_dweller, played
+from undertheleaves_builder import (
+    ENGINE,
+    anchors,
+    arrived,
+    build,
+    choices,
+    place_dweller,
+    place_tile,
+    play_legal,
+    played,
+    take_tile,
+    xys,
+)
 
 from services.core.engine import IllegalAction
 from services.undertheleaves.rules import state as st
@@ -59,7 +71,7 @@ def test_ambiguity_5_checks_run_leaf_then_puddle_then_mushroom():
     assert (state.phase, state.pending_card) == (st.PLACE_DWELLER, "mushroom_collector")
     assert state.current == 0
     ENGINE.apply(state, 0, place_dweller("mushroom_collector", 6, -2))
-    assert state.phase == st.PLACE_TILE and state.current == 1
+    assert state.phase == st.TAKE_TILE and state.current == 1
     assert [d.card for d in state.gardens[0].dwellers] == ["puddle_friendly", "mushroom_collector"]
 
 
@@ -71,7 +83,7 @@ def test_ambiguity_5_pieces_arrive_in_check_order_within_a_turn():
 def test_rule_dwellers_a_space_may_hold_dwellers_of_different_families():
     state = played(build(SQUARE_WITH_MUSHROOMS, play=(1, -1)))
     thoughtful, host = state.gardens[0].dwellers
-    assert thoughtful.cells & host.cells == {(1, -1), (2, -1), (1, -2), (2, -2)}
+    assert xys(thoughtful.cells) & xys(host.cells) == {(1, -1), (2, -1), (1, -2), (2, -2)}
     assert arrived(state, "mushroom_host") == [(1, -1)]
 
 
@@ -89,9 +101,9 @@ def test_rule_dwellers_only_the_active_seats_garden_is_checked():
         "G* O\nP  P", others=[other], cards=["leaf_restless", "puddle_diver", "mushroom_host"]
     )
     state = built.state
-    ENGINE.apply(state, 0, ENGINE.legal(state, 0)[0])
+    play_legal(state, 0)
     assert anchors(state, "puddle_diver", seat=1) == []
-    ENGINE.apply(state, 1, ENGINE.legal(state, 1)[0])
+    play_legal(state, 1)
     assert anchors(state, "puddle_diver", seat=1) == [(1, 0)]
 
 
@@ -127,9 +139,9 @@ def test_ambiguity_10_bad_dweller_choices_are_rejected_without_change(seat, acti
     assert ENGINE.encode(state) == before
 
 
-def test_ambiguity_10_no_tile_is_placed_while_a_choice_is_pending():
+def test_ambiguity_10_no_tile_is_taken_or_placed_while_a_choice_is_pending():
     state = played(build(TWO_CHOICES, play=(1, -1), cards=CHOOSERS))
-    tile = ENGINE.legal(build(TWO_CHOICES, cards=CHOOSERS).state, 0)[0]
-    with pytest.raises(IllegalAction) as caught:
-        ENGINE.apply(state, 0, tile)
-    assert caught.value.reason == "UNEXPECTED_ACTION"
+    for action in (take_tile(0), place_tile(3, -1)):
+        with pytest.raises(IllegalAction) as caught:
+            ENGINE.apply(state, 0, action)
+        assert caught.value.reason == "UNEXPECTED_ACTION"

@@ -1,7 +1,15 @@
 """End of the Game and scoring (ambiguities 2, 11, 12)."""
 
 import pytest
-from undertheleaves_builder import ENGINE, NO_CHOICE, build, place_dweller, place_tile, played
+from undertheleaves_builder import (
+    ENGINE,
+    NO_CHOICE,
+    build,
+    place_dweller,
+    place_tile,
+    played,
+    take_tile,
+)
 
 from services.core.engine import IllegalAction
 from services.undertheleaves.rules import state as st
@@ -13,7 +21,7 @@ def play_to_the_end(state, pick=0):
     history = []
     while not ENGINE.is_over(state):
         seat = state.current
-        if state.phase == st.PLACE_TILE:
+        if state.phase == st.TAKE_TILE:
             turns[seat] += 1
             history.append((len(state.bag), len(state.market)))
         legal = ENGINE.legal(state, seat)
@@ -50,18 +58,19 @@ def test_ambiguity_2_the_last_turn_finishes_its_dweller_choices_first():
 def test_rule_no_action_after_the_end():
     state = ENGINE.setup(2, NO_CHOICE, seed=2)
     play_to_the_end(state)
-    with pytest.raises(IllegalAction) as caught:
-        ENGINE.apply(state, 0, place_tile(0, 1, 0))
-    assert caught.value.reason == "GAME_OVER"
+    for action in (take_tile(0), place_tile(1, 0)):
+        with pytest.raises(IllegalAction) as caught:
+            ENGINE.apply(state, 0, action)
+        assert caught.value.reason == "GAME_OVER"
 
 
 def give(state, seat, bees=0, hummingbirds=0, leaf=0, puddle=0, mushroom=0):
     """Put pieces in a garden directly (scoring only counts them)."""
     garden = state.gardens[seat]
-    garden.bee_sectors = [BeeSector("pink", frozenset({(90, 0)}), bees)] if bees else []
+    garden.bee_sectors = [BeeSector("pink", (90,), bees)] if bees else []
     garden.hummingbirds = {(90, 0): hummingbirds} if hummingbirds else {}
     garden.dwellers = [
-        Dweller(card, (90, 0), frozenset({(90, 0)}), 0)
+        Dweller(card, 90, (90,), 0)
         for card, n in (("leaf_runner", leaf), ("puddle_shy", puddle), ("mushroom_loner", mushroom))
         for _ in range(n)
     ]

@@ -12,7 +12,10 @@ from undertheleaves_builder import (
     build,
     choices,
     place_dweller,
+    play_legal,
     played,
+    take_tile,
+    xys,
 )
 
 from services.undertheleaves.rules import state as st
@@ -74,12 +77,9 @@ Y  O* | .  .
 
 def next_turn_of_seat_0(state):
     """Seat 1 places a tile next to its start tile, then seat 0 one far from its pink cells."""
-    ENGINE.apply(state, 1, ENGINE.legal(state, 1)[0])
-    far = next(
-        a
-        for a in ENGINE.legal(state, 0)
-        if a.arg("slot") == 0 and a.arg("x") == -1 and a.arg("y") == 0
-    )
+    play_legal(state, 1)
+    ENGINE.apply(state, 0, take_tile(0))
+    far = next(a for a in ENGINE.legal(state, 0) if a.arg("x") == -1 and a.arg("y") == 0)
     ENGINE.apply(state, 0, far)
     return state
 
@@ -89,7 +89,7 @@ class TestLeafThoughtful:
         state = played(build(SQUARE, play=(0, -1), cards=THOUGHTFUL))
         assert arrived(state, "leaf_thoughtful") == [(0, -2)]
         piece = state.gardens[0].dwellers[0]
-        assert piece.cells == {(0, -2), (1, -2), (0, -1), (1, -1)}
+        assert xys(piece.cells) == {(0, -2), (1, -2), (0, -1), (1, -1)}
 
     def test_no_square_in_an_l_shaped_sector(self):
         state = played(build(L_SHAPE, play=(0, -1), cards=THOUGHTFUL))
@@ -123,7 +123,7 @@ class TestLeafThoughtful:
         assert choices(state) == [(0, -2), (1, -2)]
         ENGINE.apply(state, 0, place_dweller("leaf_thoughtful", 1, -2))
         assert anchors(state, "leaf_thoughtful") == [(1, -2)]
-        assert state.phase == st.PLACE_TILE and state.current == 1
+        assert state.phase == st.TAKE_TILE and state.current == 1
 
     def test_ambiguity_7_one_per_sector_per_turn_by_default(self):
         state = played(build(THREE_SQUARES, play=(1, -1), cards=THOUGHTFUL))
@@ -198,7 +198,7 @@ class TestLeafFlirty:
     def test_scores_a_2x2_block_of_4_different_terrains(self):
         state = played(build(self.FOUR_KINDS, play=(1, 0), cards=FLIRTY))
         assert arrived(state, "leaf_flirty") == [(1, -1)]
-        assert state.gardens[0].dwellers[0].cells == {(1, -1), (2, -1), (1, 0), (2, 0)}
+        assert xys(state.gardens[0].dwellers[0].cells) == {(1, -1), (2, -1), (1, 0), (2, 0)}
 
     def test_no_with_a_terrain_twice(self):
         state = played(build("P  G* | Y* V\nP  O  | O  V", play=(1, 0), cards=FLIRTY))
@@ -231,16 +231,19 @@ class TestLeafFlirty:
         """Every start tile is a puddle and 3 colours; its own block never counts (as on BGA)."""
         for tile in START_TILES:
             board = Board([PlacedTile(tile.id, 0, 0)])
-            assert len({s.terrain for s in board.spaces.values()}) == 4
+            assert len(set(board.terrain.values())) == 4
             assert options_for("leaf_flirty", board, [], 0, Options()) == []
         # In play: whatever is placed next to it, the start block (anchor (0, -1)) is never taken.
         start = ENGINE.setup(2, {"dwellers": FLIRTY}, seed=3)
-        legal = ENGINE.legal(start, start.current)
-        assert len(legal) == 96
-        for action in legal:
-            state = ENGINE.decode(ENGINE.encode(start))
-            ENGINE.apply(state, state.current, action)
-            assert (0, -1) not in anchors(state, "leaf_flirty", start.current)
+        placements = 0
+        for take in ENGINE.legal(start, start.current):
+            taken = ENGINE.apply(ENGINE.decode(ENGINE.encode(start)), start.current, take)
+            for action in ENGINE.legal(taken, taken.current):
+                state = ENGINE.decode(ENGINE.encode(taken))
+                ENGINE.apply(state, state.current, action)
+                assert (0, -1) not in anchors(state, "leaf_flirty", start.current)
+                placements += 1
+        assert placements == 3 * 32
 
 
 class TestLeafRunner:

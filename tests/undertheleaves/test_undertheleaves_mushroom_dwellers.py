@@ -4,7 +4,16 @@ Each class is one card: ``test_scores_*`` are gardens that attract it,
 ``test_no_*`` gardens that must not.
 """
 
-from undertheleaves_builder import ENGINE, anchors, arrived, build, choices, place_dweller, played
+from undertheleaves_builder import (
+    ENGINE,
+    anchors,
+    arrived,
+    build,
+    choices,
+    place_dweller,
+    played,
+    xys,
+)
 
 from services.undertheleaves.rules import state as st
 
@@ -48,7 +57,7 @@ class TestMushroomHost:
     def test_scores_a_sector_with_2_mushrooms_even_unpollinized(self):
         state = played(build(TWO_PINK_MUSHROOMS, play=(1, 0), cards=HOST))
         assert arrived(state, "mushroom_host") == [(1, 0)]
-        assert state.gardens[0].dwellers[0].cells == {(1, 0), (2, 0)}
+        assert xys(state.gardens[0].dwellers[0].cells) == {(1, 0), (2, 0)}
         assert state.gardens[0].bee_sectors == []
 
     def test_no_for_adjacent_mushrooms_of_different_colours(self):
@@ -193,7 +202,7 @@ class TestMushroomCollector:
         )
         state = played(built)
         assert anchors(state, "mushroom_collector") == [(1, -1)]
-        assert state.phase == st.PLACE_TILE
+        assert state.phase == st.TAKE_TILE
 
 
 class TestMushroomLoner:
@@ -202,7 +211,7 @@ class TestMushroomLoner:
         state = played(build(SURROUNDED, play=(1, -1), cards=LONER))
         assert arrived(state, "mushroom_loner") == [(1, -1)]
         board_puddles = [c for t in state.gardens[0].tiles for c, s in t.spaces() if s.is_puddle]
-        assert {(0, -2), (2, 0)} <= set(board_puddles)  # two of its neighbours
+        assert {(0, -2), (2, 0)} <= xys(board_puddles)  # two of its neighbours
 
     def test_no_with_a_mushroom_among_the_neighbours(self):
         """Ambiguity 9: no mushroom among the 8 neighbours."""

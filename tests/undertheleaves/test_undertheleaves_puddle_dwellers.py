@@ -5,7 +5,16 @@ Each class is one card: ``test_scores_*`` are gardens that attract it,
 corner, so puddles only ever meet around one grid point.
 """
 
-from undertheleaves_builder import ENGINE, anchors, arrived, build, choices, place_dweller, played
+from undertheleaves_builder import (
+    ENGINE,
+    anchors,
+    arrived,
+    build,
+    choices,
+    place_dweller,
+    played,
+    xys,
+)
 
 from services.undertheleaves.rules import state as st
 
@@ -52,7 +61,7 @@ class TestPuddleDiver:
     def test_scores_two_orthogonally_connected_puddle_cells(self):
         state = played(build(SIDE_BY_SIDE, play=(1, 0), cards=DIVER))
         assert arrived(state, "puddle_diver") == [(1, 0)]
-        assert state.gardens[0].dwellers[0].cells == {(1, 0), (2, 0)}
+        assert xys(state.gardens[0].dwellers[0].cells) == {(1, 0), (2, 0)}
 
     def test_no_for_puddles_touching_only_at_a_corner(self):
         state = played(build(DIAGONAL, play=(1, -1), cards=DIVER))
@@ -66,7 +75,7 @@ class TestPuddleDiver:
         art = DIAGONAL.replace(".  .  | ~  V\n.  .  | G  G", "Y  ~  | ~  V\nV  V  | G  G")
         state = played(build(art, play=(0, -1), cards=DIVER))
         assert arrived(state, "puddle_diver") == [(1, -1)]
-        assert state.gardens[0].dwellers[0].cells == {(1, -1), (1, -2), (2, -2)}
+        assert xys(state.gardens[0].dwellers[0].cells) == {(1, -1), (1, -2), (2, -2)}
 
     def test_no_again_when_the_puddle_grows(self):
         """Ambiguity 6: once per puddle, even after it grows."""
@@ -122,12 +131,12 @@ class TestPuddleFriendly:
         assert choices(state) == [(1, -1), (2, -2)]
         ENGINE.apply(state, 0, place_dweller("puddle_friendly", 2, -2))
         assert anchors(state, "puddle_friendly") == [(2, -2)]
-        assert state.phase == st.PLACE_TILE and state.current == 1
+        assert state.phase == st.TAKE_TILE and state.current == 1
 
     def test_no_for_orthogonally_adjacent_puddles(self):
         state = played(build(SIDE_BY_SIDE, play=(1, 0), cards=FRIENDLY))
         assert anchors(state, "puddle_friendly") == []
-        assert state.phase == st.PLACE_TILE
+        assert state.phase == st.TAKE_TILE
 
     def test_scores_again_with_the_empty_puddle_of_an_earlier_pair(self):
         """Ambiguities 6 and 10: the empty partner of a pair may pair again."""
@@ -146,7 +155,7 @@ class TestPuddleFriendly:
         )
         state = played(built)
         assert anchors(state, "puddle_friendly") == [(1, -1)]
-        assert state.phase == st.PLACE_TILE
+        assert state.phase == st.TAKE_TILE
 
     def test_ambiguity_10_the_choice_decides_what_pairs_again(self):
         # Two pairs share (1, -1): a piece there ends both; a piece at an end leaves the other pair.
@@ -155,7 +164,7 @@ class TestPuddleFriendly:
         shared = ENGINE.decode(ENGINE.encode(state))
         ENGINE.apply(shared, 0, place_dweller("puddle_friendly", 1, -1))
         assert anchors(shared, "puddle_friendly") == [(1, -1)]
-        assert shared.phase == st.PLACE_TILE
+        assert shared.phase == st.TAKE_TILE
         ENGINE.apply(state, 0, place_dweller("puddle_friendly", 0, -2))
         assert choices(state) == [(1, -1), (2, -2)]
         ENGINE.apply(state, 0, place_dweller("puddle_friendly", 1, -1))

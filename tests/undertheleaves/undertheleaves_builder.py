@@ -18,24 +18,27 @@ Each block is realised with a real tile of the catalogue, turned and flipped as
 needed, and no tile is used twice: every garden built here could be built at
 the table. A block no free tile can realise is an error that says so.
 
-:func:`build` returns a state in which seat 0 is to play, with the pieces a
-garden would hold: each pollinized sector has 1 bee (or as many as ``bees``
-says), each tile its hummingbirds, and the dwellers listed in ``dwellers``.
-With ``play=(x, y)`` the block at that position is left out of the garden and
-put in market slot 0, and the ``place_tile`` action that puts it back is
-returned beside the state.
+:func:`build` returns a state in which seat 0 is to take a tile, with the
+pieces a garden would hold: each pollinized sector has 1 bee (or as many as
+``bees`` says), each tile its hummingbirds, and the dwellers listed in
+``dwellers``. With ``play=(x, y)`` the block at that position is left out of
+the garden and put in market slot 0, and the ``place_tile`` action that puts
+it back (after ``take_tile(0)``) is returned beside the state.
+
+Cells are given and returned as ``(x, y)`` pairs; the engine's int cells
+convert with :func:`xy` and :func:`xys`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from services.core.engine import Action
 from services.undertheleaves.rules import ENGINE
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position
+from services.undertheleaves.rules.board import Board, PlacedTile, Position, cell_id, cell_xy
 from services.undertheleaves.rules.catalogue import (
     FIRST_GAME_CARDS,
     GARDEN_TILES,
@@ -50,8 +53,11 @@ from services.undertheleaves.rules.creatures import settle_hummingbirds
 from services.undertheleaves.rules.dwellers import options_for
 from services.undertheleaves.rules.state import BeeSector, Dweller, Garden, Options, State
 
-#: Cards whose arrivals never ask for a decision: every turn is one place_tile.
+#: Cards whose arrivals never ask for a decision: every turn is take_tile, place_tile.
 NO_CHOICE = {"dwellers": ["leaf_restless", "puddle_diver", "mushroom_host"]}
+
+#: A cell as ``(x, y)``.
+Cell = tuple[int, int]
 
 TERRAINS = {"P": "pink", "Y": "yellow", "O": "orange", "V": "purple", "G": "green", "~": "puddle"}
 
@@ -114,7 +120,7 @@ def garden_tiles(art: str, used: set[str], allow_flip: bool = True) -> dict[Posi
 @dataclass
 class Built:
     state: State
-    #: The place_tile action for ``play`` (None without it).
+    #: The place_tile action for ``play``, to apply after take_tile(0) (None without it).
     action: Action | None
 
 
@@ -126,17 +132,18 @@ def _settled_garden(
 ) -> Garden:
     board = Board(tiles)
     sectors = []
-    for sector in board.pollinized:
-        count = next((n for cell, n in bees.items() if cell in sector.cells), 1)
+    for sector in sorted(board.pollinized, key=lambda g: (g.terrain, g.anchor)):
+        count = next((n for cell, n in bees.items() if cell_id(*cell) in sector.cells), 1)
         if count:
-            sectors.append(BeeSector(sector.terrain, sector.cells, count))
+            sectors.append(BeeSector(sector.terrain, sector.sorted_cells, count))
     garden = Garden(tiles=tiles, bee_sectors=sectors, hummingbirds=settle_hummingbirds({}, board))
-    for card, cell in dwellers:
+    for card, (x, y) in dwellers:
+        cell = cell_id(x, y)
         offered = options_for(card, board, garden.dwellers, -1, options)
         match = [p for p in offered if p.anchor == cell] or [p for p in offered if cell in p.cells]
         if len(match) != 1:
-            raise ValueError(f"{card} offers no single placement at {cell}: {offered}")
-        garden.dwellers.append(Dweller(card, match[0].anchor, match[0].cells, -1))
+            raise ValueError(f"{card} offers no single placement at {(x, y)}: {offered}")
+        garden.dwellers.append(Dweller(card, match[0].anchor, tuple(sorted(match[0].cells)), -1))
     return garden
 
 
@@ -153,7 +160,7 @@ def build(
     bag: int = 10,
     turn: int = 6,
 ) -> Built:
-    """A state where seat 0, whose garden is ``art``, is to place a tile.
+    """A state where seat 0, whose garden is ``art``, is to take a tile.
 
     ``cards`` are the 3 dweller cards in play (one per family, any order);
     ``options`` the game options. ``dwellers`` lists pieces already in seat 0's
@@ -176,16 +183,7 @@ def build(
     if play is not None:
         held = tiles.pop(play)
         market.append(held.tile)
-        action = Action(
-            "place_tile",
-            (
-                ("slot", 0),
-                ("x", held.x),
-                ("y", held.y),
-                ("rotation", held.rotation),
-                ("flipped", held.flipped),
-            ),
-        )
+        action = place_tile(held.x, held.y, held.rotation, held.flipped)
     gardens = [_settled_garden(list(tiles.values()), dwellers, bees or {}, flags)]
     for seat, other in enumerate(others, start=1):
         other_tiles = list(garden_tiles(other, used, flags.allow_flip).values())
@@ -201,15 +199,31 @@ def build(
     setup.gardens = gardens
     setup.first_seat = setup.current = 0
     setup.turn = turn
-    setup.phase = st.PLACE_TILE
+    setup.phase = st.TAKE_TILE
     return Built(setup, action)
 
 
-def place_tile(slot: int, x: int, y: int, rotation: int = 0, flipped: bool = False) -> Action:
-    return Action(
-        "place_tile",
-        (("slot", slot), ("x", x), ("y", y), ("rotation", rotation), ("flipped", flipped)),
-    )
+def take_tile(slot: int) -> Action:
+    return Action("take_tile", (("slot", slot),))
+
+
+def place_tile(x: int, y: int, rotation: int = 0, flipped: bool = False) -> Action:
+    return Action("place_tile", (("x", x), ("y", y), ("rotation", rotation), ("flipped", flipped)))
+
+
+def play_turn(
+    state: State, slot: int, x: int, y: int, rotation: int = 0, flipped: bool = False
+) -> State:
+    """The current seat takes the tile in ``slot`` and places it."""
+    ENGINE.apply(state, state.current, take_tile(slot))
+    return ENGINE.apply(state, state.current, place_tile(x, y, rotation, flipped))
+
+
+def play_legal(state: State, seat: int, pick: int = 0) -> State:
+    """``seat`` takes the first market tile and makes its ``pick``-th legal placement."""
+    ENGINE.apply(state, seat, ENGINE.legal(state, seat)[0])
+    legal = ENGINE.legal(state, seat)
+    return ENGINE.apply(state, seat, legal[pick % len(legal)])
 
 
 def place_dweller(card: str, x: int, y: int) -> Action:
@@ -217,20 +231,33 @@ def place_dweller(card: str, x: int, y: int) -> Action:
 
 
 def played(built: Built) -> State:
-    """The state after seat 0 plays the built action."""
+    """The state after seat 0 takes market slot 0 and plays the built action."""
     assert built.action is not None, "build(..., play=...) first"
+    ENGINE.apply(built.state, 0, take_tile(0))
     return ENGINE.apply(built.state, 0, built.action)
+
+
+def xy(cell: int) -> Cell:
+    """An engine cell as ``(x, y)``."""
+    return cell_xy(cell)
+
+
+def xys(cells: Iterable[int]) -> set[Cell]:
+    """Engine cells as a set of ``(x, y)``."""
+    return {cell_xy(c) for c in cells}
 
 
 def arrived(state: State, card: str, seat: int = 0) -> list[Cell]:
     """Anchors of the ``card`` pieces that arrived in the last turn played or being played."""
     turn = state.turn if state.phase == st.PLACE_DWELLER else state.turn - 1
-    return [d.anchor for d in state.gardens[seat].dwellers if d.card == card and d.turn == turn]
+    return [
+        cell_xy(d.anchor) for d in state.gardens[seat].dwellers if d.card == card and d.turn == turn
+    ]
 
 
 def anchors(state: State, card: str, seat: int = 0) -> list[Cell]:
     """Anchors of every ``card`` piece in the garden."""
-    return [d.anchor for d in state.gardens[seat].dwellers if d.card == card]
+    return [cell_xy(d.anchor) for d in state.gardens[seat].dwellers if d.card == card]
 
 
 def choices(state: State) -> list[Cell]:

@@ -4,49 +4,116 @@ Coordinates follow the data files (and the BGA port): a tile sits at tile
 position ``(x, y)`` with ``y`` growing upwards, and its four spaces are the
 cells ``tl=(2x, 2y)``, ``tr=(2x+1, 2y)``, ``bl=(2x, 2y-1)``, ``br=(2x+1, 2y-1)``.
 
-A :class:`Board` is derived from a garden's tiles and never stored: it holds
-the space of every cell and, computed on first use, the groups the rules talk
-about (colour sectors, puddles, mushrooms, 2×2 blocks).
+Inside the engine a cell is one int, :func:`cell_id` ``(x, y)``, chosen so that
+ascending ints are the reading order (top row first, then left to right) and
+neighbours are fixed offsets: ``+1`` right, ``-1`` left, ``-W`` up, ``+W``
+down. A garden never reaches further than 12 tiles (25 cells) from its start
+tile, well inside the grid.
+
+A :class:`Board` is derived from a garden's tiles and never stored (the state
+keeps it as a cache): it holds the terrain of every cell and the groups the
+rules talk about (colour sectors, puddles, mushrooms, 2×2 blocks). It grows
+one tile at a time (:meth:`Board.add`): sectors and puddles merge as tiles
+join them, and only the blocks around the new tile are examined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
-from services.undertheleaves.rules.catalogue import TILES, Space, oriented
+from services.undertheleaves.rules.catalogue import FACES, PUDDLE, TILES, Face, Space
 
-Cell = tuple[int, int]
+Cell = int
 Position = tuple[int, int]
 
-ORTHOGONAL: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
-DIAGONAL: tuple[Cell, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-AROUND: tuple[Cell, ...] = ORTHOGONAL + DIAGONAL
+#: Grid width and the offset of coordinate 0 (cells x, y in [-OFF, W - OFF)).
+W = 64
+OFF = 32
+
+ORTHOGONAL: tuple[int, ...] = (1, -1, -W, W)
+DIAGONAL: tuple[int, ...] = (-W - 1, -W + 1, W - 1, W + 1)
+AROUND: tuple[int, ...] = ORTHOGONAL + DIAGONAL
+
+#: Cell -> its x and y coordinates.
+XS: tuple[int, ...] = tuple(c % W - OFF for c in range(W * W))
+YS: tuple[int, ...] = tuple(OFF - c // W for c in range(W * W))
+
+#: Bottom-left anchors of the 9 blocks that hold a cell of the tile whose
+#: top-left cell is 0 (the tile's own block is ``W``).
+_NEAR_BLOCKS: tuple[int, ...] = (-1, 0, 1, W - 1, W, W + 1, 2 * W - 1, 2 * W, 2 * W + 1)
 
 
-def shift(cell: Cell, delta: Cell) -> Cell:
-    return (cell[0] + delta[0], cell[1] + delta[1])
+#: Cell offsets, from a tile's top-left cell, of its tl, tr, bl and br cells.
+_QUADRANT_OFFSETS: tuple[int, int, int, int] = (0, 1, W, W + 1)
 
 
-def reading_order(cells: Iterable[Cell]) -> list[Cell]:
-    """Cells sorted top row first, then left to right (the canonical order)."""
-    return sorted(cells, key=lambda c: (-c[1], c[0]))
+class _Shape(NamedTuple):
+    """A tile face's cells relative to its top-left cell, ready to be added to a board."""
+
+    terrains: tuple[str, str, str, str]
+    mushrooms: tuple[int, ...]
+    puddles: tuple[int, ...]
+    #: Connected same-terrain parts of the tile: (terrain, is puddle, cell
+    #: offsets, offsets of the cells outside the tile that touch the part).
+    parts: tuple[tuple[str, bool, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def _shape(face: Face) -> _Shape:
+    terrain_at = dict(zip(_QUADRANT_OFFSETS, (s.terrain for s in face), strict=True))
+    parts = []
+    left = set(_QUADRANT_OFFSETS)
+    while left:
+        first = min(left)
+        part, stack = {first}, [first]
+        while stack:
+            o = stack.pop()
+            for d in (1, -1, W, -W):
+                n = o + d
+                if n in left and n not in part and terrain_at[n] == terrain_at[first]:
+                    part.add(n)
+                    stack.append(n)
+        left -= part
+        outside = sorted({o + d for o in part for d in (1, -1, W, -W)} - set(_QUADRANT_OFFSETS))
+        kind = terrain_at[first]
+        parts.append((kind, kind is PUDDLE, tuple(sorted(part)), tuple(outside)))
+    return _Shape(
+        terrains=tuple(s.terrain for s in face),  # type: ignore[arg-type]
+        mushrooms=tuple(o for o, s in zip(_QUADRANT_OFFSETS, face, strict=True) if s.mushroom),
+        puddles=tuple(o for o, s in zip(_QUADRANT_OFFSETS, face, strict=True) if s.is_puddle),
+        parts=tuple(parts),
+    )
+
+
+#: Tile id -> (rotation, flipped) -> its shape.
+_SHAPES: dict[str, dict[tuple[int, bool], _Shape]] = {
+    tile: {orientation: _shape(face) for orientation, face in faces.items()}
+    for tile, faces in FACES.items()
+}
+
+
+def cell_id(x: int, y: int) -> Cell:
+    """The cell ``(x, y)`` as an int."""
+    return (OFF - y) * W + x + OFF
+
+
+def cell_xy(cell: Cell) -> tuple[int, int]:
+    """The ``(x, y)`` coordinates of a cell."""
+    return (cell % W - OFF, OFF - cell // W)
 
 
 def tile_cells(x: int, y: int) -> tuple[Cell, Cell, Cell, Cell]:
     """The cells of the tile at position (x, y), in tl, tr, bl, br order."""
-    return ((2 * x, 2 * y), (2 * x + 1, 2 * y), (2 * x, 2 * y - 1), (2 * x + 1, 2 * y - 1))
+    tl = (OFF - 2 * y) * W + 2 * x + OFF
+    return (tl, tl + 1, tl + W, tl + W + 1)
 
 
 def block(anchor: Cell) -> frozenset[Cell]:
     """The 2×2 block whose bottom-left cell is ``anchor``."""
-    x, y = anchor
-    return frozenset({(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)})
+    return frozenset((anchor, anchor + 1, anchor - W, anchor - W + 1))
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedTile:
+class PlacedTile(NamedTuple):
     """A tile in a garden: which tile, where, and how it was turned."""
 
     tile: str
@@ -61,116 +128,257 @@ class PlacedTile:
 
     def spaces(self) -> Iterator[tuple[Cell, Space]]:
         """Each cell of the tile with its space, in tl, tr, bl, br order."""
-        face = oriented(self.tile, self.rotation, self.flipped)
+        face = FACES[self.tile][(self.rotation, self.flipped)]
         return zip(tile_cells(self.x, self.y), face, strict=True)
 
 
-@dataclass(frozen=True, slots=True)
 class Group:
-    """A maximal orthogonally connected group of cells of one terrain."""
+    """A maximal orthogonally connected group of cells of one terrain.
 
-    terrain: str
-    cells: frozenset[Cell]
+    Groups never change: when a tile joins or merges groups, a new one
+    replaces them. ``anchor`` is the first cell in reading order (where its
+    piece is drawn). Groups compare by identity: a board holds one object per
+    group.
+    """
 
-    @property
-    def anchor(self) -> Cell:
-        """The group's first cell in reading order (where its piece is drawn)."""
-        return reading_order(self.cells)[0]
+    __slots__ = ("_run4", "_sorted", "anchor", "cells", "terrain")
+
+    def __init__(self, terrain: str, cells: frozenset[Cell]) -> None:
+        self.terrain = terrain
+        self.cells = cells
+        self.anchor = min(cells)
+        self._run4: bool | None = None
+        self._sorted: tuple[Cell, ...] | None = None
 
     def __len__(self) -> int:
         return len(self.cells)
+
+    def __repr__(self) -> str:
+        return f"Group({self.terrain!r}, {sorted(cell_xy(c) for c in self.cells)})"
+
+    @property
+    def sorted_cells(self) -> tuple[Cell, ...]:
+        """The cells in reading order."""
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self.cells))
+        return self._sorted
+
+    @property
+    def run4(self) -> bool:
+        """4 consecutive cells of the group in one row or one column."""
+        if self._run4 is None:
+            cells = self.cells
+            self._run4 = any(
+                c + d in cells and c + 2 * d in cells and c + 3 * d in cells
+                for c in cells
+                for d in (1, W)
+            )
+        return self._run4
+
+
+_Block = tuple[Cell, frozenset[Cell]]
 
 
 def frontier(positions: Iterable[Position]) -> list[Position]:
     """Empty tile positions sharing a full side with a placed tile, sorted."""
     taken = set(positions)
-    return sorted({shift(p, d) for p in taken for d in ORTHOGONAL} - taken)
+    return sorted(
+        {(x + dx, y + dy) for x, y in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+        - taken
+    )
 
 
 class Board:
     """The cells of one garden and the groups derived from them."""
 
-    def __init__(self, tiles: Iterable[PlacedTile]) -> None:
-        self.spaces: dict[Cell, Space] = {}
+    __slots__ = (
+        "_blocks",
+        "_pollinized",
+        "_puddles",
+        "_sectors",
+        "count",
+        "mushrooms",
+        "puddle_cells",
+        "puddle_of",
+        "sector_of",
+        "start_blocks",
+        "terrain",
+        "tiles",
+    )
+
+    def __init__(self, tiles: Iterable[PlacedTile] = ()) -> None:
+        #: Cell -> its terrain (a colour or ``puddle``).
+        self.terrain: dict[Cell, str] = {}
+        self.mushrooms: set[Cell] = set()
+        self.puddle_cells: set[Cell] = set()
+        #: Cell -> its colour sector; puddle cell -> its puddle.
+        self.sector_of: dict[Cell, Group] = {}
+        self.puddle_of: dict[Cell, Group] = {}
         #: Tile position -> its four cells.
         self.tiles: dict[Position, tuple[Cell, ...]] = {}
-        #: The cells of each start tile (the Flirty card ignores that block).
-        self.start_blocks: set[frozenset[Cell]] = set()
+        #: Anchors of the start tiles' own blocks (the Flirty card ignores them).
+        self.start_blocks: set[Cell] = set()
+        #: Tiles added so far.
+        self.count = 0
+        self._sectors: dict[Group, None] = {}
+        self._puddles: dict[Group, None] = {}
+        self._pollinized: tuple[Group, ...] | None = None
+        #: (mono, mixed) blocks, found on first use (see mono_blocks).
+        self._blocks: tuple[list[_Block], list[_Block]] | None = None
         for placed in tiles:
-            cells = []
-            for cell, space in placed.spaces():
-                self.spaces[cell] = space
-                cells.append(cell)
-            self.tiles[placed.position] = tuple(cells)
-            if TILES[placed.tile].kind == "start":
-                self.start_blocks.add(frozenset(cells))
+            self.add(placed)
 
-    def _groups(self, cells: Iterable[Cell]) -> tuple[Group, ...]:
-        """Connected groups of equal terrain among ``cells``, in a stable order."""
-        pool = set(cells)
-        groups = []
-        for start in reading_order(pool):
-            if start not in pool:
+    def copy(self) -> Board:
+        """An independent board with the same tiles (groups are immutable and shared)."""
+        other = Board.__new__(Board)
+        other.terrain = self.terrain.copy()
+        other.mushrooms = self.mushrooms.copy()
+        other.puddle_cells = self.puddle_cells.copy()
+        other.sector_of = self.sector_of.copy()
+        other.puddle_of = self.puddle_of.copy()
+        other.tiles = self.tiles.copy()
+        other.start_blocks = self.start_blocks.copy()
+        other.count = self.count
+        other._sectors = self._sectors.copy()
+        other._puddles = self._puddles.copy()
+        other._pollinized = self._pollinized
+        blocks = self._blocks
+        other._blocks = None if blocks is None else (blocks[0].copy(), blocks[1].copy())
+        return other
+
+    def add(self, placed: PlacedTile) -> None:
+        """Put one more tile in the garden (its position must be empty)."""
+        tl = (OFF - 2 * placed.y) * W + 2 * placed.x + OFF
+        shape = _SHAPES[placed.tile][(placed.rotation, placed.flipped)]
+        terrain = self.terrain
+        t0, t1, t2, t3 = shape.terrains
+        terrain[tl] = t0
+        terrain[tl + 1] = t1
+        terrain[tl + W] = t2
+        terrain[tl + W + 1] = t3
+        for o in shape.mushrooms:
+            self.mushrooms.add(tl + o)
+        for o in shape.puddles:
+            self.puddle_cells.add(tl + o)
+        self.tiles[(placed.x, placed.y)] = (tl, tl + 1, tl + W, tl + W + 1)
+        for kind, puddle, offsets, outside in shape.parts:
+            if puddle:
+                owner, groups = self.puddle_of, self._puddles
+            else:
+                owner, groups = self.sector_of, self._sectors
+            touching: list[Group] = []
+            for o in outside:
+                g = owner.get(tl + o)
+                if g is not None and g.terrain is kind and g not in touching:
+                    touching.append(g)
+            cells = [tl + o for o in offsets]
+            if touching:
+                merged = set(cells)
+                for g in touching:
+                    merged |= g.cells
+                    del groups[g]
+                group = Group(kind, frozenset(merged))
+                owner.update(dict.fromkeys(merged, group))
+            else:
+                group = Group(kind, frozenset(cells))
+                for c in cells:
+                    owner[c] = group
+            groups[group] = None
+        self._pollinized = None
+        self.count += 1
+        if TILES[placed.tile].kind == "start":
+            self.start_blocks.add(tl + W)
+        if self._blocks is not None:
+            self._find_blocks(tl + o for o in _NEAR_BLOCKS)
+
+    def _find_blocks(self, anchors: Iterable[Cell]) -> None:
+        """Record the complete blocks among those anchored at ``anchors`` (all new)."""
+        assert self._blocks is not None
+        mono, mixed = self._blocks
+        get = self.terrain.get
+        start_blocks = self.start_blocks
+        for a in anchors:
+            t1, t2, t3, t4 = get(a), get(a + 1), get(a - W), get(a - W + 1)
+            if t1 is None or t2 is None or t3 is None or t4 is None:
                 continue
-            terrain = self.spaces[start].terrain
-            pool.discard(start)
-            found, stack = {start}, [start]
-            while stack:
-                cell = stack.pop()
-                for d in ORTHOGONAL:
-                    nxt = shift(cell, d)
-                    if nxt in pool and self.spaces[nxt].terrain == terrain:
-                        pool.discard(nxt)
-                        found.add(nxt)
-                        stack.append(nxt)
-            groups.append(Group(terrain, frozenset(found)))
-        return tuple(groups)
+            if t1 is t2 and t1 is t3 and t1 is t4:
+                if t1 is not PUDDLE:
+                    mono.append((a, block(a)))
+            elif len({t1, t2, t3, t4}) == 4 and a not in start_blocks:
+                mixed.append((a, block(a)))
 
-    def cells_where(self, test: Callable[[Space], bool]) -> frozenset[Cell]:
-        return frozenset(c for c, s in self.spaces.items() if test(s))
+    # --- what the rules read ------------------------------------------------------
 
-    @cached_property
+    @property
+    def mono_blocks(self) -> list[_Block]:
+        """Every complete 2×2 block of 4 cells of one colour: (bottom-left anchor, cells)."""
+        if self._blocks is None:
+            self._blocks = ([], [])
+            self._find_blocks(list(self.terrain))
+        return self._blocks[0]
+
+    @property
+    def mixed_blocks(self) -> list[_Block]:
+        """Every complete 2×2 block of 4 different terrains (a puddle is one), except
+        a start tile's own block: (bottom-left anchor, cells)."""
+        if self._blocks is None:
+            self._blocks = ([], [])
+            self._find_blocks(list(self.terrain))
+        return self._blocks[1]
+
+    @property
     def sectors(self) -> tuple[Group, ...]:
         """Every colour sector, of any size (puddles are not terrain and split sectors)."""
-        return self._groups(self.cells_where(lambda s: not s.is_puddle))
+        return tuple(self._sectors)
 
-    @cached_property
+    @property
     def pollinized(self) -> tuple[Group, ...]:
         """Sectors of 3 or more cells."""
-        return tuple(g for g in self.sectors if len(g) >= 3)
+        if self._pollinized is None:
+            self._pollinized = tuple(g for g in self._sectors if len(g.cells) >= 3)
+        return self._pollinized
 
-    @cached_property
-    def pollinized_cells(self) -> frozenset[Cell]:
-        return frozenset().union(*(g.cells for g in self.pollinized))
+    @property
+    def pollinized_cells(self) -> set[Cell]:
+        cells: set[Cell] = set()
+        for g in self.pollinized:
+            cells |= g.cells
+        return cells
 
-    @cached_property
+    @property
     def puddles(self) -> tuple[Group, ...]:
         """Every orthogonally connected group of puddle cells."""
-        return self._groups(self.puddle_cells)
-
-    @cached_property
-    def puddle_cells(self) -> frozenset[Cell]:
-        return self.cells_where(lambda s: s.is_puddle)
-
-    @cached_property
-    def mushrooms(self) -> frozenset[Cell]:
-        return self.cells_where(lambda s: s.mushroom)
-
-    @cached_property
-    def _sector_by_cell(self) -> dict[Cell, Group]:
-        return {cell: g for g in self.sectors for cell in g.cells}
-
-    def sector_of(self, cell: Cell) -> Group:
-        """The colour sector holding ``cell`` (KeyError for a puddle)."""
-        return self._sector_by_cell[cell]
-
-    def blocks(self) -> Iterator[tuple[Cell, frozenset[Cell]]]:
-        """Every complete 2×2 block of cells as ``(anchor, cells)``, in reading order."""
-        for anchor in reading_order(self.spaces):
-            cells = block(anchor)
-            if all(c in self.spaces for c in cells):
-                yield anchor, cells
+        return tuple(self._puddles)
 
     def surrounded(self, cell: Cell) -> bool:
         """All 8 neighbouring cells exist."""
-        return all(shift(cell, d) in self.spaces for d in AROUND)
+        terrain = self.terrain
+        return all(cell + d in terrain for d in AROUND)
+
+
+#: Recently seen gardens: tile sequence -> its board (never handed out: copies are).
+#: A service decodes every state afresh, so without this each placement would
+#: rebuild the garden's board from its tiles.
+_BOARDS: dict[tuple[PlacedTile, ...], Board] = {}
+BOARD_CACHE_SIZE = 512
+
+
+def board_for(tiles: list[PlacedTile]) -> Board:
+    """A board of ``tiles`` (a fresh copy: the caller may add tiles to it)."""
+    key = tuple(tiles)
+    board = _BOARDS.pop(key, None)
+    if board is None:
+        board = Board(key)
+    _BOARDS[key] = board  # most recent last
+    if len(_BOARDS) > BOARD_CACHE_SIZE:
+        _BOARDS.pop(next(iter(_BOARDS)), None)
+    return board.copy()
+
+
+def remember(tiles: list[PlacedTile], board: Board) -> None:
+    """Keep a copy of ``board``, the board of ``tiles``, for :func:`board_for`."""
+    key = tuple(tiles)
+    _BOARDS.pop(key, None)
+    _BOARDS[key] = board.copy()
+    if len(_BOARDS) > BOARD_CACHE_SIZE:
+        _BOARDS.pop(next(iter(_BOARDS)), None)

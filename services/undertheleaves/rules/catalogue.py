@@ -7,20 +7,25 @@
 
 Orientation: a tile is placed rotated clockwise by 0/90/180/270 degrees and
 then, when ``flipped``, mirrored left to right (the BGA port's "inverse").
+Every tile's face in every orientation, and the orientations that show
+distinct faces, are computed once at import (``FACES``, ``distinct_orientations``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from typing import Any
 
 COLOURS: tuple[str, ...] = ("pink", "yellow", "orange", "purple", "green")
 PUDDLE = "puddle"
+#: One string object per terrain, so that terrains compare by identity at once.
+_TERRAINS: dict[str, str] = {t: t for t in (*COLOURS, PUDDLE)}
 FAMILIES: tuple[str, ...] = ("leaf", "puddle", "mushroom")  # also the order of the checks
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+#: Every (rotation, flipped) pair, in the order the legal list offers them.
+ORIENTATIONS: tuple[tuple[int, bool], ...] = tuple((r, f) for r in ROTATIONS for f in (False, True))
 #: The four spaces of a tile, in the order used everywhere: top-left, top-right,
 #: bottom-left, bottom-right.
 QUADRANTS: tuple[str, ...] = ("tl", "tr", "bl", "br")
@@ -66,7 +71,9 @@ def _load(name: str) -> Any:
 
 def _tile(raw: dict[str, Any]) -> Tile:
     quadrants = raw["quadrants"]
-    face = tuple(Space(quadrants[q]["type"], bool(quadrants[q]["mushroom"])) for q in QUADRANTS)
+    face = tuple(
+        Space(_TERRAINS[quadrants[q]["type"]], bool(quadrants[q]["mushroom"])) for q in QUADRANTS
+    )
     return Tile(raw["id"], raw["kind"], face)  # type: ignore[arg-type]
 
 
@@ -117,8 +124,39 @@ def mirror(face: Face) -> Face:
     return (tr, tl, br, bl)
 
 
-@cache
+def distinct_orientations(face: Face, allow_flip: bool) -> tuple[tuple[int, bool], ...]:
+    """The orientations that show distinct faces: the first of each in ``ORIENTATIONS`` order.
+
+    A symmetric tile would show the same face in two orientations; only the
+    first is offered, so every distinct placement is offered exactly once.
+    (Every real tile has 8 distinct orientations, so with the real tiles this
+    drops nothing.)
+    """
+    seen: dict[Face, tuple[int, bool]] = {}
+    for rotation, flipped in ORIENTATIONS:
+        if flipped and not allow_flip:
+            continue
+        turned = rotate(face, rotation)
+        seen.setdefault(mirror(turned) if flipped else turned, (rotation, flipped))
+    return tuple(seen.values())
+
+
+#: Tile id -> (rotation, flipped) -> the spaces as placed (tl, tr, bl, br).
+FACES: dict[str, dict[tuple[int, bool], Face]] = {
+    tile.id: {
+        (r, f): (mirror(rotate(tile.face, r)) if f else rotate(tile.face, r))
+        for r, f in ORIENTATIONS
+    }
+    for tile in TILES.values()
+}
+
+#: Tile id -> allow_flip -> the orientations offered for it (see distinct_orientations).
+OFFERED: dict[str, dict[bool, tuple[tuple[int, bool], ...]]] = {
+    tile.id: {flip: distinct_orientations(tile.face, flip) for flip in (False, True)}
+    for tile in TILES.values()
+}
+
+
 def oriented(tile_id: str, rotation: int, flipped: bool) -> Face:
     """The spaces of a tile as placed: rotated clockwise, then mirrored if flipped."""
-    face = rotate(TILES[tile_id].face, rotation)
-    return mirror(face) if flipped else face
+    return FACES[tile_id][(rotation, flipped)]

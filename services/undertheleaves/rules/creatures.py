@@ -6,9 +6,7 @@ pollinized sectors with the pieces already there.
 
 from __future__ import annotations
 
-from collections import Counter
-
-from services.undertheleaves.rules.board import Board, Position, reading_order
+from services.undertheleaves.rules.board import Board, Group, Position
 from services.undertheleaves.rules.state import BeeSector, Options
 
 
@@ -21,21 +19,53 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
     * Every earlier sector of a colour in which a new sector appeared gets
       1 bee: once per turn, or once per new sector when
       ``existing_sector_bonus_once_per_colour_per_turn`` is off.
+
+    Sectors are disjoint, so an earlier bee sector lies inside a sector exactly
+    when the sector holding its first cell has its colour and all its cells.
     """
-    settled: list[BeeSector] = []
-    new: list[BeeSector] = []
-    for sector in board.pollinized:
-        inside = [b for b in sectors if b.colour == sector.terrain and b.cells <= sector.cells]
-        if inside:
-            settled.append(BeeSector(sector.terrain, sector.cells, sum(b.bees for b in inside)))
+    sector_of = board.sector_of
+    inside: dict[Group, list[BeeSector]] = {}
+    for record in sectors:
+        group = sector_of.get(record.cells[0])
+        if (
+            group is not None
+            and group.terrain == record.colour
+            and len(group.cells) >= 3
+            and group.cells.issuperset(record.cells)
+        ):
+            inside.setdefault(group, []).append(record)
+    older: list[tuple[str, int, BeeSector]] = []
+    new: list[tuple[str, int, BeeSector]] = []
+    for group in board.pollinized:
+        held = inside.get(group)
+        if held is None:
+            new.append(
+                (group.terrain, group.anchor, BeeSector(group.terrain, group.sorted_cells, 1))
+            )
+        elif len(held) == 1 and len(held[0].cells) == len(group.cells):
+            older.append((group.terrain, group.anchor, held[0]))  # unchanged
         else:
-            new.append(BeeSector(sector.terrain, sector.cells, 1))
-    new_per_colour = Counter(b.colour for b in new)
-    for older in settled:
-        if new_per_colour[older.colour]:
-            once = options.existing_sector_bonus_once_per_colour_per_turn
-            older.bees += 1 if once else new_per_colour[older.colour]
-    return sorted(settled + new, key=lambda b: (b.colour, reading_order(b.cells)))
+            bees = sum(b.bees for b in held)
+            older.append(
+                (group.terrain, group.anchor, BeeSector(group.terrain, group.sorted_cells, bees))
+            )
+    if new:
+        new_per_colour: dict[str, int] = {}
+        for colour, _, _ in new:
+            new_per_colour[colour] = new_per_colour.get(colour, 0) + 1
+        once = options.existing_sector_bonus_once_per_colour_per_turn
+        for i, (colour, anchor, record) in enumerate(older):
+            count = new_per_colour.get(colour, 0)
+            if count:
+                extra = 1 if once else count
+                older[i] = (colour, anchor, record._replace(bees=record.bees + extra))
+        older += new
+    older.sort(key=_colour_then_anchor)
+    return [record for _, _, record in older]
+
+
+def _colour_then_anchor(item: tuple[str, int, BeeSector]) -> tuple[str, int]:
+    return (item[0], item[1])
 
 
 def hummingbird_targets(board: Board) -> dict[Position, int]:
@@ -47,10 +77,11 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
     below both qualify: at most 3.
     """
     pollinized = board.pollinized_cells
+    puddles = board.puddle_cells
     qualifying = {
         position
         for position, cells in board.tiles.items()
-        if all(c in pollinized for c in cells if not board.spaces[c].is_puddle)
+        if all(c in pollinized or c in puddles for c in cells)
     }
     targets = {}
     for x, y in qualifying:
@@ -64,5 +95,6 @@ def settle_hummingbirds(counts: dict[Position, int], board: Board) -> dict[Posit
     """Hummingbird counts after a placement: they only ever increase."""
     settled = dict(counts)
     for position, target in hummingbird_targets(board).items():
-        settled[position] = max(settled.get(position, 0), target)
-    return dict(sorted(settled.items()))
+        if settled.get(position, 0) < target:
+            settled[position] = target
+    return settled

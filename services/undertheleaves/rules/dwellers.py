@@ -15,14 +15,13 @@ pair, ...) and becomes a ``place_dweller`` decision for the player.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from services.undertheleaves.rules.board import AROUND, DIAGONAL, Board, Cell, reading_order, shift
+from services.undertheleaves.rules.board import AROUND, Board, Cell, Group, W
 from services.undertheleaves.rules.state import Dweller, Options
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """Where a new piece would go: the cell it is drawn on and the cells it claims."""
 
     anchor: Cell
@@ -30,11 +29,13 @@ class Placement:
 
     @staticmethod
     def at(cell: Cell) -> Placement:
-        return Placement(cell, frozenset({cell}))
+        return Placement(cell, frozenset((cell,)))
 
 
 Rule = Callable[[Board, Sequence[Dweller], int, Options], list[Placement]]
 RULES: dict[str, Rule] = {}
+
+_NONE: frozenset[Cell] = frozenset()
 
 
 def _rule(card: str) -> Callable[[Rule], Rule]:
@@ -46,30 +47,25 @@ def _rule(card: str) -> Callable[[Rule], Rule]:
 
 
 def _claimed(held: Sequence[Dweller]) -> frozenset[Cell]:
+    if not held:
+        return _NONE
     return frozenset().union(*(d.cells for d in held))
 
 
-def _in_order(placements: list[Placement]) -> list[Placement]:
-    order = {cell: i for i, cell in enumerate(reading_order({p.anchor for p in placements}))}
-    return sorted(placements, key=lambda p: order[p.anchor])
+def _anchor(placement: Placement) -> Cell:
+    return placement.anchor
 
 
-def _straight_run(cells: frozenset[Cell], length: int) -> bool:
-    """``length`` consecutive cells of ``cells`` in one row or one column."""
-    return any(
-        all(shift(cell, (dx * i, dy * i)) in cells for i in range(length))
-        for cell in cells
-        for dx, dy in ((1, 0), (0, 1))
-    )
-
-
-def _diagonal_pairs(cells: frozenset[Cell], used: frozenset[Cell]) -> list[Placement]:
+def _diagonal_pairs(cells: set[Cell], used: frozenset[Cell]) -> list[Placement]:
     """Cells of ``cells`` with a diagonal partner, neither of them holding a piece yet."""
-    free = cells - used
+    free = cells - used if used else cells
     return [
         Placement.at(cell)
-        for cell in reading_order(free)
-        if any(shift(cell, d) in free for d in DIAGONAL)
+        for cell in sorted(free)
+        if cell - W - 1 in free
+        or cell - W + 1 in free
+        or cell + W - 1 in free
+        or cell + W + 1 in free
     ]
 
 
@@ -86,23 +82,20 @@ def thoughtful(
     ``thoughtful_one_per_sector_per_turn`` a sector that received a Thoughtful
     this turn offers no other square until a later turn (ambiguity 7).
     """
+    if not board.mono_blocks:
+        return []
     used = _claimed(held)
+    sector_of = board.sector_of
     done = (
-        {board.sector_of(d.anchor) for d in held if d.turn == turn}
+        {sector_of[d.anchor] for d in held if d.turn == turn}
         if options.thoughtful_one_per_sector_per_turn
-        else set()
+        else ()
     )
-    found = []
-    for anchor, cells in board.blocks():
-        space = board.spaces[anchor]
-        if (
-            not space.is_puddle
-            and all(board.spaces[c].terrain == space.terrain for c in cells)
-            and not cells & used
-            and board.sector_of(anchor) not in done
-        ):
-            found.append(Placement(anchor, cells))
-    return found
+    return [
+        Placement(anchor, cells)
+        for anchor, cells in board.mono_blocks
+        if used.isdisjoint(cells) and sector_of[anchor] not in done
+    ]
 
 
 @_rule("leaf_restless")
@@ -110,7 +103,9 @@ def restless(board: Board, held: Sequence[Dweller], turn: int, options: Options)
     """A pollinized sector of at least 5 cells; once per sector, even after it grows or merges."""
     used = _claimed(held)
     return [
-        Placement(g.anchor, g.cells) for g in board.pollinized if len(g) >= 5 and not g.cells & used
+        Placement(g.anchor, g.cells)
+        for g in board.pollinized
+        if len(g.cells) >= 5 and used.isdisjoint(g.cells)
     ]
 
 
@@ -121,13 +116,11 @@ def flirty(board: Board, held: Sequence[Dweller], turn: int, options: Options) -
     A block that is exactly a start tile is ignored (as on BGA): every start
     tile is a puddle and three different colours.
     """
+    if not board.mixed_blocks:
+        return []
     used = _claimed(held)
     return [
-        Placement(anchor, cells)
-        for anchor, cells in board.blocks()
-        if len({board.spaces[c].terrain for c in cells}) == 4
-        and cells not in board.start_blocks
-        and not cells & used
+        Placement(anchor, cells) for anchor, cells in board.mixed_blocks if used.isdisjoint(cells)
     ]
 
 
@@ -138,7 +131,7 @@ def runner(board: Board, held: Sequence[Dweller], turn: int, options: Options) -
     return [
         Placement(g.anchor, g.cells)
         for g in board.pollinized
-        if _straight_run(g.cells, 4) and not g.cells & used
+        if len(g.cells) >= 4 and g.run4 and used.isdisjoint(g.cells)
     ]
 
 
@@ -150,7 +143,9 @@ def diver(board: Board, held: Sequence[Dweller], turn: int, options: Options) ->
     """A puddle of 2 or more orthogonally connected puddle cells; once per puddle."""
     used = _claimed(held)
     return [
-        Placement(g.anchor, g.cells) for g in board.puddles if len(g) >= 2 and not g.cells & used
+        Placement(g.anchor, g.cells)
+        for g in board.puddles
+        if len(g.cells) >= 2 and used.isdisjoint(g.cells)
     ]
 
 
@@ -159,16 +154,14 @@ def skipper(board: Board, held: Sequence[Dweller], turn: int, options: Options) 
     """Puddle, terrain, puddle in a row or a column: a piece on each such middle cell, once."""
     used = _claimed(held)
     puddles = board.puddle_cells
-    return [
-        Placement.at(cell)
-        for cell in reading_order(board.spaces)
-        if cell not in puddles
-        and cell not in used
-        and any(
-            shift(cell, (dx, dy)) in puddles and shift(cell, (-dx, -dy)) in puddles
-            for dx, dy in ((1, 0), (0, 1))
-        )
-    ]
+    terrain = board.terrain
+    middles = set()
+    for p in puddles:
+        for d in (1, W):  # the puddle is the left (or top) end
+            middle = p + d
+            if p + 2 * d in puddles and middle in terrain and middle not in puddles:
+                middles.add(middle)
+    return [Placement.at(cell) for cell in sorted(middles) if cell not in used]
 
 
 @_rule("puddle_friendly")
@@ -189,10 +182,11 @@ def shy(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> l
     """
     used = _claimed(held)
     puddles = board.puddle_cells
+    terrain = board.terrain
     return [
         Placement.at(cell)
-        for cell in reading_order(puddles - used)
-        if board.surrounded(cell) and not any(shift(cell, d) in puddles for d in AROUND)
+        for cell in sorted(puddles - used)
+        if all(cell + d in terrain and cell + d not in puddles for d in AROUND)
     ]
 
 
@@ -203,10 +197,16 @@ def shy(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> l
 def host(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A sector of any size holding 2 or more mushrooms; once per sector."""
     used = _claimed(held)
+    sector_of = board.sector_of
+    count: dict[Group, int] = {}
+    for m in board.mushrooms:
+        g = sector_of.get(m)
+        if g is not None:
+            count[g] = count.get(g, 0) + 1
     return [
         Placement(g.anchor, g.cells)
-        for g in board.sectors
-        if len(g.cells & board.mushrooms) >= 2 and not g.cells & used
+        for g, n in count.items()
+        if n >= 2 and used.isdisjoint(g.cells)
     ]
 
 
@@ -218,13 +218,27 @@ def explorer(board: Board, held: Sequence[Dweller], turn: int, options: Options)
     diagonal lines do not count (ambiguity 8).
     """
     free = board.mushrooms - _claimed(held)
-
-    def between(m: Cell) -> bool:
-        row = [x for x, y in free if y == m[1]]
-        column = [y for x, y in free if x == m[0]]
-        return (min(row) < m[0] < max(row)) or (min(column) < m[1] < max(column))
-
-    return [Placement.at(m) for m in reading_order(free) if between(m)]
+    if len(free) < 3:
+        return []
+    found = []
+    for m in sorted(free):
+        row, column = divmod(m, W)
+        left = right = above = below = False
+        for other in free:
+            r, c = divmod(other, W)
+            if r == row:
+                if c < column:
+                    left = True
+                elif c > column:
+                    right = True
+            elif c == column:
+                if r < row:
+                    above = True
+                else:
+                    below = True
+        if (left and right) or (above and below):
+            found.append(Placement.at(m))
+    return found
 
 
 @_rule("mushroom_collector")
@@ -239,10 +253,12 @@ def collector(
 def loner(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A mushroom whose 8 neighbours all exist (puddles allowed) and hold no mushroom."""
     used = _claimed(held)
+    mushrooms = board.mushrooms
+    terrain = board.terrain
     return [
         Placement.at(m)
-        for m in reading_order(board.mushrooms - used)
-        if board.surrounded(m) and not any(shift(m, d) in board.mushrooms for d in AROUND)
+        for m in sorted(mushrooms - used)
+        if all(m + d in terrain and m + d not in mushrooms for d in AROUND)
     ]
 
 
@@ -254,7 +270,14 @@ def options_for(
 ) -> list[Placement]:
     """Every placement ``card`` offers now, in reading order of the anchors."""
     held = [d for d in dwellers if d.card == card]
-    return _in_order(RULES[card](board, held, turn, options))
+    found = RULES[card](board, held, turn, options)
+    if len(found) > 1:
+        found.sort(key=_anchor)
+    return found
+
+
+def _dweller(card: str, placement: Placement, turn: int) -> Dweller:
+    return Dweller(card, placement.anchor, tuple(sorted(placement.cells)), turn)
 
 
 def resolve(
@@ -266,17 +289,20 @@ def resolve(
     no other option's placement would remove it. Those are appended to
     ``dwellers``; the rest (empty when nothing is left) is returned for the
     player to choose one, after which this runs again.
+
+    Placing a piece never adds an option of its card and always removes its
+    own (every card's options only shrink as its pieces claim cells), so a
+    lone option is placed at once and leaves nothing behind.
     """
     while True:
         offered = options_for(card, board, dwellers, turn, options)
         if not offered:
             return []
+        if len(offered) == 1:
+            dwellers.append(_dweller(card, offered[0], turn))
+            return []
         after = {
-            p: set(
-                options_for(
-                    card, board, [*dwellers, Dweller(card, p.anchor, p.cells, turn)], turn, options
-                )
-            )
+            p: set(options_for(card, board, [*dwellers, _dweller(card, p, turn)], turn, options))
             for p in offered
         }
         rest = set(offered)
@@ -287,4 +313,4 @@ def resolve(
         ]
         if not free:
             return offered
-        dwellers.extend(Dweller(card, p.anchor, p.cells, turn) for p in free)
+        dwellers.extend(_dweller(card, p, turn) for p in free)

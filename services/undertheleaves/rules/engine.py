@@ -1,15 +1,21 @@
 """Under the Leaves: the engine behind ``roost.undertheleaves.v1``.
 
-A turn is one ``place_tile`` decision (market slot, position, rotation, flip),
-after which bees, hummingbirds and the dwellers of the three cards in play
-arrive by themselves, in the rulebook's order: bees, hummingbirds, leaf,
-puddle, mushroom. When a dweller card offers a real choice (which of two
-puddles gets the Friendly, which of two overlapping squares gets the
-Thoughtful, ...) the same seat gets ``place_dweller`` decisions until none is
-left. Then the market is refilled; when it cannot be, the game is over.
+A turn is two decisions: ``take_tile`` (a market slot) then ``place_tile``
+(position, rotation, flip) for the tile taken, after which bees, hummingbirds
+and the dwellers of the three cards in play arrive by themselves, in the
+rulebook's order: bees, hummingbirds, leaf, puddle, mushroom. When a
+dweller card offers a real choice (which of two puddles gets the Friendly,
+which of two overlapping squares gets the Thoughtful, ...) the same seat gets
+``place_dweller`` decisions until none is left. Then the market is refilled;
+when it cannot be, the game is over.
 
 The rules and the numbered ambiguity resolutions this follows are listed in
 docs/games/undertheleaves.md, each with the tests that pin it down.
+
+Speed: actions are immutable, so every ``take_tile`` and ``place_tile`` action
+is built once and reused from module-level tables; a garden keeps its board
+(cells, sectors, puddles, blocks), grown one tile at a time, and its frontier
+as caches beside the stored state.
 """
 
 from __future__ import annotations
@@ -19,29 +25,22 @@ from typing import Any
 
 from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import (
-    Board,
-    Cell,
-    PlacedTile,
-    block,
-    frontier,
-    reading_order,
-)
+from services.undertheleaves.rules.board import XS, YS, Board, PlacedTile, block, remember
 from services.undertheleaves.rules.catalogue import (
     BAG_SIZE,
     CARDS,
     CARDS_BY_FAMILY,
+    FACES,
     FAMILIES,
     FIRST_GAME_CARDS,
     GARDEN_TILES,
     MARKET_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OFFERED,
     ROTATIONS,
     START_TILES,
-    TILES,
     DwellerCard,
-    Space,
 )
 from services.undertheleaves.rules.creatures import settle_bees, settle_hummingbirds
 from services.undertheleaves.rules.dwellers import Placement, options_for, resolve
@@ -55,7 +54,8 @@ _BOOL_OPTIONS = (
     "thoughtful_one_per_sector_per_turn",
     "existing_sector_bonus_once_per_colour_per_turn",
 )
-_PLACE_TILE_ARGS = {"slot": int, "x": int, "y": int, "rotation": int, "flipped": bool}
+_TAKE_TILE_ARGS = {"slot": int}
+_PLACE_TILE_ARGS = {"x": int, "y": int, "rotation": int, "flipped": bool}
 _PLACE_DWELLER_ARGS = {"card": str, "x": int, "y": int}
 
 
@@ -92,32 +92,55 @@ def _choose_cards(spec: Any, rng: Rng) -> tuple[str, str, str]:
 
 
 def _args(action: Action, spec: Mapping[str, type]) -> dict[str, Any]:
-    """The action's args checked against ``spec`` (names and types), or BAD_ARGS."""
-    args = action.arg_dict()
-    if len(args) != len(action.args) or set(args) != set(spec):
+    """The action's args checked against ``spec`` (names and exact types), or BAD_ARGS."""
+    args = dict(action.args)
+    if len(args) != len(action.args) or args.keys() != spec.keys():
         raise IllegalAction("BAD_ARGS", f"{action.kind} takes {', '.join(spec)}")
     for name, kind in spec.items():
-        value = args[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        if type(args[name]) is not kind:
             raise IllegalAction("BAD_ARGS", f"{name} must be {kind.__name__}")
     return args
 
 
-def _place_tile_action(
-    slot: int, tile: str, x: int, y: int, rotation: int, flipped: bool
-) -> Action:
-    label = f"Place {tile} (slot {slot}) at ({x}, {y}), rotated {rotation}°"
-    return Action(
-        "place_tile",
-        (("slot", slot), ("x", x), ("y", y), ("rotation", rotation), ("flipped", flipped)),
-        label + (", flipped" if flipped else ""),
-    )
+#: (slot, tile) -> the take_tile action.
+_TAKE_ACTIONS: dict[tuple[int, str], Action] = {}
+#: Offered orientations -> tile position -> its place_tile actions, in order.
+_PLACE_ACTIONS: dict[tuple[tuple[int, bool], ...], dict[tuple[int, int], tuple[Action, ...]]] = {}
+
+
+def _take_tile_action(slot: int, tile: str) -> Action:
+    action = _TAKE_ACTIONS.get((slot, tile))
+    if action is None:
+        action = _TAKE_ACTIONS[(slot, tile)] = Action(
+            "take_tile", (("slot", slot),), f"Take {tile} (slot {slot})"
+        )
+    return action
+
+
+def _place_tile_actions(
+    orientations: tuple[tuple[int, bool], ...], x: int, y: int
+) -> tuple[Action, ...]:
+    """The place_tile actions at ``(x, y)``, one per offered orientation (built once)."""
+    table = _PLACE_ACTIONS.get(orientations)
+    if table is None:
+        table = _PLACE_ACTIONS[orientations] = {}
+    actions = table.get((x, y))
+    if actions is None:
+        actions = table[(x, y)] = tuple(
+            Action(
+                "place_tile",
+                (("x", x), ("y", y), ("rotation", rotation), ("flipped", flipped)),
+                f"Place at ({x}, {y}), rotated {rotation}°" + (", flipped" if flipped else ""),
+            )
+            for rotation, flipped in orientations
+        )
+    return actions
 
 
 def _place_dweller_action(card: str, placement: Placement) -> Action:
-    x, y = placement.anchor
+    x, y = XS[placement.anchor], YS[placement.anchor]
     where = f"({x}, {y})"
-    if placement.cells == block(placement.anchor):
+    if len(placement.cells) == 4 and placement.cells == block(placement.anchor):
         where = f"the square ({x}, {y})-({x + 1}, {y + 1})"
     return Action(
         "place_dweller",
@@ -126,39 +149,52 @@ def _place_dweller_action(card: str, placement: Placement) -> Action:
     )
 
 
+_FAMILY_OF: dict[str, str] = {card.id: card.family for card in CARDS.values()}
+
+
 def pieces(garden: Garden) -> dict[str, int]:
     """The garden's pieces by kind: bees, hummingbirds and each dweller family."""
     counts = {
         "bees": sum(b.bees for b in garden.bee_sectors),
         "hummingbirds": sum(garden.hummingbirds.values()),
+        "leaf": 0,
+        "puddle": 0,
+        "mushroom": 0,
     }
-    for family in FAMILIES:
-        counts[family] = sum(1 for d in garden.dwellers if CARDS[d.card].family == family)
+    for d in garden.dwellers:
+        counts[_FAMILY_OF[d.card]] += 1
     return counts
 
 
 _PHASES = {
+    st.TAKE_TILE: "PHASE_TAKE_TILE",
     st.PLACE_TILE: "PHASE_PLACE_TILE",
     st.PLACE_DWELLER: "PHASE_PLACE_DWELLER",
     st.OVER: "PHASE_OVER",
 }
+_TERRAIN_NAMES = {
+    t: f"TERRAIN_{t.upper()}" for t in ("pink", "yellow", "orange", "purple", "green", "puddle")
+}
+#: Tile id -> (rotation, flipped) -> (terrain name, mushroom) of tl, tr, bl, br.
+_FACE_VIEWS: dict[str, dict[tuple[int, bool], tuple[tuple[str, bool], ...]]] = {
+    tile: {
+        o: tuple((_TERRAIN_NAMES[s.terrain], s.mushroom) for s in face) for o, face in faces.items()
+    }
+    for tile, faces in FACES.items()
+}
 
 
-def _terrain(name: str) -> str:
-    return f"TERRAIN_{name.upper()}"
+def _cells_view(cells: tuple[int, ...] | frozenset[int]) -> list[dict[str, int]]:
+    return [{"x": XS[c], "y": YS[c]} for c in sorted(cells)]
 
 
-def _cells_view(cells: frozenset[Cell]) -> list[dict[str, int]]:
-    return [{"x": x, "y": y} for x, y in reading_order(cells)]
-
-
-def _space_view(space: Space) -> dict[str, Any]:
-    return {"terrain": _terrain(space.terrain), "mushroom": space.mushroom}
+def _spaces_view(tile: str) -> list[dict[str, Any]]:
+    return [{"terrain": t, "mushroom": m} for t, m in _FACE_VIEWS[tile][(0, False)]]
 
 
 def _placement_view(placement: Placement) -> dict[str, Any]:
-    x, y = placement.anchor
-    return {"x": x, "y": y, "cells": _cells_view(placement.cells)}
+    a = placement.anchor
+    return {"x": XS[a], "y": YS[a], "cells": _cells_view(placement.cells)}
 
 
 def _card_view(card: DwellerCard) -> dict[str, Any]:
@@ -173,39 +209,65 @@ def _card_view(card: DwellerCard) -> dict[str, Any]:
     }
 
 
-def _garden_view(seat: int, garden: Garden, score: int) -> dict[str, Any]:
+def _tile_view(t: PlacedTile, hummingbirds: int) -> dict[str, Any]:
+    x, y = 2 * t.x, 2 * t.y
+    (t0, m0), (t1, m1), (t2, m2), (t3, m3) = _FACE_VIEWS[t.tile][(t.rotation, t.flipped)]
+    return {
+        "tile": t.tile,
+        "x": t.x,
+        "y": t.y,
+        "rotation": t.rotation,
+        "flipped": t.flipped,
+        "cells": [
+            {"x": x, "y": y, "terrain": t0, "mushroom": m0},
+            {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
+            {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
+            {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
+        ],
+        "hummingbirds": hummingbirds,
+    }
+
+
+def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
+    birds = garden.hummingbirds
     return {
         "seat": seat,
-        "tiles": [
-            {
-                "tile": t.tile,
-                "x": t.x,
-                "y": t.y,
-                "rotation": t.rotation,
-                "flipped": t.flipped,
-                "cells": [{"x": x, "y": y, **_space_view(space)} for (x, y), space in t.spaces()],
-                "hummingbirds": garden.hummingbirds.get(t.position, 0),
-            }
-            for t in garden.tiles
-        ],
+        "tiles": [_tile_view(t, birds.get((t.x, t.y), 0)) for t in garden.tiles],
         "bee_sectors": [
-            {"colour": _terrain(b.colour), "bees": b.bees, "cells": _cells_view(b.cells)}
+            {"colour": _TERRAIN_NAMES[b.colour], "bees": b.bees, "cells": _cells_view(b.cells)}
             for b in garden.bee_sectors
         ],
         "dwellers": [
             {
                 "card": d.card,
-                "family": f"FAMILY_{CARDS[d.card].family.upper()}",
-                "x": d.anchor[0],
-                "y": d.anchor[1],
+                "family": f"FAMILY_{_FAMILY_OF[d.card].upper()}",
+                "x": XS[d.anchor],
+                "y": YS[d.anchor],
                 "cells": _cells_view(d.cells),
                 "turn": d.turn,
             }
             for d in garden.dwellers
         ],
-        "pieces": pieces(garden),
+        "pieces": counts,
         "score": score,
     }
+
+
+def _categories(counts: list[dict[str, int]]) -> list[dict[str, int]]:
+    """Each seat's score categories: its pieces, then the majority bonuses (ambiguity 11)."""
+    top = {family: max(c[family] for c in counts) for family in FAMILIES}
+    result = []
+    for c in counts:
+        categories = dict(c)
+        for family in FAMILIES:
+            won = top[family] > 0 and c[family] == top[family]
+            categories[f"{family}_majority"] = MAJORITY_BONUS if won else 0
+        result.append(categories)
+    return result
+
+
+def _totals(counts: list[dict[str, int]]) -> list[int]:
+    return [sum(categories.values()) for categories in _categories(counts)]
 
 
 class UnderTheLeaves:
@@ -240,7 +302,7 @@ class UnderTheLeaves:
             first_seat=first,
             current=first,
             turn=0,
-            phase=st.PLACE_TILE,
+            phase=st.TAKE_TILE,
             pending_card="",
             rng=rng.state,
         )
@@ -254,21 +316,20 @@ class UnderTheLeaves:
     # --- decisions ------------------------------------------------------------
 
     def legal(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if seat != state.current or state.phase == st.OVER:
             return []
-        if state.phase == st.PLACE_DWELLER:
-            return [
-                _place_dweller_action(state.pending_card, p) for p in self._dweller_options(state)
-            ]
-        positions = frontier(t.position for t in state.gardens[seat].tiles)
-        flips = (False, True) if state.options.allow_flip else (False,)
-        return [
-            _place_tile_action(slot, tile, x, y, rotation, flipped)
-            for slot, tile in enumerate(state.market)
-            for x, y in positions
-            for rotation in ROTATIONS
-            for flipped in flips
-        ]
+        phase = state.phase
+        if phase == st.TAKE_TILE:
+            return [_take_tile_action(slot, tile) for slot, tile in enumerate(state.market)]
+        if phase == st.PLACE_TILE:
+            orientations = OFFERED[state.taken_tile][state.options.allow_flip]
+            table = _PLACE_ACTIONS.get(orientations) or {}
+            actions: list[Action] = []
+            for x, y in state.gardens[seat].frontier()[0]:
+                at = table.get((x, y))
+                actions += at if at is not None else _place_tile_actions(orientations, x, y)
+            return actions
+        return [_place_dweller_action(state.pending_card, p) for p in self._dweller_options(state)]
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         if state.phase == st.OVER:
@@ -279,31 +340,55 @@ class UnderTheLeaves:
             raise IllegalAction("UNEXPECTED_ACTION", f"expected {state.phase}, got {action.kind!r}")
         if action.kind == st.PLACE_TILE:
             self._place_tile(state, _args(action, _PLACE_TILE_ARGS))
+        elif action.kind == st.TAKE_TILE:
+            self._take_tile(state, _args(action, _TAKE_TILE_ARGS))
         else:
             self._place_dweller(state, _args(action, _PLACE_DWELLER_ARGS))
         return state
 
-    def _place_tile(self, state: State, args: dict[str, Any]) -> None:
-        garden = state.gardens[state.current]
-        slot, x, y = args["slot"], args["x"], args["y"]
+    def _take_tile(self, state: State, args: dict[str, Any]) -> None:
+        slot = args["slot"]
         if not 0 <= slot < len(state.market):
             raise IllegalAction(
                 "NO_SUCH_SLOT", f"the market has slots 0 to {len(state.market) - 1}"
             )
-        if args["rotation"] not in ROTATIONS:
+        state.taken_tile = state.market.pop(slot)
+        state.phase = st.PLACE_TILE
+
+    def _place_tile(self, state: State, args: dict[str, Any]) -> None:
+        x, y, rotation, flipped = args["x"], args["y"], args["rotation"], args["flipped"]
+        if rotation not in ROTATIONS:
             raise IllegalAction("BAD_ROTATION", "rotation must be 0, 90, 180 or 270")
-        if args["flipped"] and not state.options.allow_flip:
+        allow_flip = state.options.allow_flip
+        if flipped and not allow_flip:
             raise IllegalAction("FLIP_NOT_ALLOWED", "this game does not allow flipped tiles")
-        taken = [t.position for t in garden.tiles]
+        garden = state.gardens[state.current]
+        _, taken = garden.frontier()
         if (x, y) in taken:
             raise IllegalAction("POSITION_OCCUPIED", f"a tile is already at ({x}, {y})")
-        if (x, y) not in frontier(taken):
+        if not (
+            (x + 1, y) in taken or (x - 1, y) in taken or (x, y + 1) in taken or (x, y - 1) in taken
+        ):
             raise IllegalAction(
                 "TILE_NOT_ADJACENT", "a tile must share a full side with a placed tile"
             )
-        tile = state.market.pop(slot)
-        garden.tiles.append(PlacedTile(tile, x, y, args["rotation"], args["flipped"]))
-        board = Board(garden.tiles)
+        tile = state.taken_tile
+        offered = OFFERED[tile][allow_flip]
+        if (rotation, flipped) not in offered:
+            face = FACES[tile][(rotation, flipped)]
+            same = next((o for o in offered if FACES[tile][o] == face), (0, False))
+            raise IllegalAction(
+                "DUPLICATE_ORIENTATION",
+                f"{tile} shows the same face rotated {same[0]}°"
+                + (", flipped" if same[1] else "")
+                + ", which is offered instead",
+            )
+        board = garden.get_board()
+        placed = PlacedTile(tile, x, y, rotation, flipped)
+        garden.tiles.append(placed)
+        board.add(placed)
+        remember(garden.tiles, board)
+        state.taken_tile = ""
         garden.bee_sectors = settle_bees(garden.bee_sectors, board, state.options)
         garden.hummingbirds = settle_hummingbirds(garden.hummingbirds, board)
         self._dwellers_arrive(state, board, first_card=0)
@@ -311,8 +396,10 @@ class UnderTheLeaves:
     def _place_dweller(self, state: State, args: dict[str, Any]) -> None:
         if args["card"] != state.pending_card:
             raise IllegalAction("WRONG_CARD", f"the pending choice is for {state.pending_card}")
+        options = self._dweller_options(state)
         chosen = next(
-            (p for p in self._dweller_options(state) if p.anchor == (args["x"], args["y"])), None
+            (p for p in options if XS[p.anchor] == args["x"] and YS[p.anchor] == args["y"]),
+            None,
         )
         if chosen is None:
             raise IllegalAction(
@@ -320,16 +407,16 @@ class UnderTheLeaves:
             )
         garden = state.gardens[state.current]
         garden.dwellers.append(
-            st.Dweller(state.pending_card, chosen.anchor, chosen.cells, state.turn)
+            st.Dweller(state.pending_card, chosen.anchor, tuple(sorted(chosen.cells)), state.turn)
         )
         self._dwellers_arrive(
-            state, Board(garden.tiles), first_card=state.cards.index(state.pending_card)
+            state, garden.get_board(), first_card=state.cards.index(state.pending_card)
         )
 
     def _dweller_options(self, state: State) -> list[Placement]:
         garden = state.gardens[state.current]
         return options_for(
-            state.pending_card, Board(garden.tiles), garden.dwellers, state.turn, state.options
+            state.pending_card, garden.get_board(), garden.dwellers, state.turn, state.options
         )
 
     def _dwellers_arrive(self, state: State, board: Board, first_card: int) -> None:
@@ -350,7 +437,7 @@ class UnderTheLeaves:
             return
         state.market.append(state.bag.pop())
         state.current = (state.current + 1) % state.players
-        state.phase = st.PLACE_TILE
+        state.phase = st.TAKE_TILE
 
     # --- scoring --------------------------------------------------------------
 
@@ -362,13 +449,8 @@ class UnderTheLeaves:
         nothing). Ties are broken by hummingbirds, then bees, then shared.
         """
         counts = [pieces(g) for g in state.gardens]
-        top = {family: max(c[family] for c in counts) for family in FAMILIES}
         seats = []
-        for seat, c in enumerate(counts):
-            categories = dict(c)
-            for family in FAMILIES:
-                won = top[family] > 0 and c[family] == top[family]
-                categories[f"{family}_majority"] = MAJORITY_BONUS if won else 0
+        for seat, (c, categories) in enumerate(zip(counts, _categories(counts), strict=True)):
             seats.append(
                 SeatScore(
                     seat=seat,
@@ -387,18 +469,23 @@ class UnderTheLeaves:
         Keys and values follow ``View`` in protos/roost/undertheleaves/v1/types.proto.
         """
         choosing = state.phase == st.PLACE_DWELLER
-        totals = [s.total for s in self.score(state).seats]
+        counts = [pieces(g) for g in state.gardens]
+        totals = _totals(counts)
+        options = state.options
+        taken = state.taken_tile
         return {
             "viewer": -1 if seat is None else seat,
             "players": state.players,
-            "variants": {name: getattr(state.options, name) for name in _BOOL_OPTIONS},
+            "variants": {
+                "allow_flip": options.allow_flip,
+                "thoughtful_one_per_sector_per_turn": options.thoughtful_one_per_sector_per_turn,
+                "existing_sector_bonus_once_per_colour_per_turn": (
+                    options.existing_sector_bonus_once_per_colour_per_turn
+                ),
+            },
             "dweller_cards": [_card_view(CARDS[card]) for card in state.cards],
             "market": [
-                {
-                    "slot": slot,
-                    "tile": tile,
-                    "spaces": [_space_view(space) for space in TILES[tile].face],
-                }
+                {"slot": slot, "tile": tile, "spaces": _spaces_view(tile)}
                 for slot, tile in enumerate(state.market)
             ],
             "bag_count": len(state.bag),
@@ -407,12 +494,14 @@ class UnderTheLeaves:
             "turns_played": state.turn,
             "turns_total": BAG_SIZE[state.players] - MARKET_SIZE + 1,
             "phase": _PHASES[state.phase],
+            "taken_tile": taken,
+            "taken_spaces": _spaces_view(taken) if taken else [],
             "pending_card": state.pending_card,
             "pending_options": [_placement_view(p) for p in self._dweller_options(state)]
             if choosing
             else [],
             "gardens": [
-                _garden_view(owner, garden, totals[owner])
+                _garden_view(owner, garden, counts[owner], totals[owner])
                 for owner, garden in enumerate(state.gardens)
             ],
         }

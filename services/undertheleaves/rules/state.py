@@ -1,23 +1,29 @@
 """The full game state and its deterministic encoding.
 
 Only what cannot be derived is stored: tiles as placed, pieces as they
-arrived, the bag, the market and whose turn it is. Cells, sectors and
-candidate dweller placements are recomputed from the tiles (see ``board``).
+arrived, the bag, the market, the tile taken and whose turn it is. Cells,
+sectors and candidate dweller placements are recomputed from the tiles (see
+``board``); a garden keeps its :class:`~services.undertheleaves.rules.board.Board`
+and its frontier as caches that are never encoded.
+
+Cells are ints (``board.cell_id``); a piece's cells are a tuple in reading
+order (ascending), so records encode to JSON as they are.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from services.undertheleaves.rules.board import Cell, PlacedTile, Position, reading_order
+from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position, board_for
 
+TAKE_TILE = "take_tile"
 PLACE_TILE = "place_tile"
 PLACE_DWELLER = "place_dweller"
 OVER = "over"
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,28 +39,26 @@ class Options:
     existing_sector_bonus_once_per_colour_per_turn: bool = True
 
 
-@dataclass(slots=True)
-class BeeSector:
-    """A pollinized sector and the bees it holds."""
+class BeeSector(NamedTuple):
+    """A pollinized sector (its cells in reading order) and the bees it holds."""
 
     colour: str
-    cells: frozenset[Cell]
+    cells: tuple[Cell, ...]
     bees: int
 
 
-@dataclass(frozen=True, slots=True)
-class Dweller:
+class Dweller(NamedTuple):
     """One dweller piece.
 
     ``cells`` are the cells it claims for the reuse rules (a sector, a puddle,
-    a 2×2 block or a single cell); ``anchor`` is the cell it is drawn on (for a
-    2×2 block, its bottom-left cell: the piece sits at the block's centre).
-    ``turn`` is the index of the turn in which it arrived.
+    a 2×2 block or a single cell), in reading order; ``anchor`` is the cell it
+    is drawn on (for a 2×2 block, its bottom-left cell: the piece sits at the
+    block's centre). ``turn`` is the index of the turn in which it arrived.
     """
 
     card: str
     anchor: Cell
-    cells: frozenset[Cell]
+    cells: tuple[Cell, ...]
     turn: int
 
 
@@ -65,6 +69,31 @@ class Garden:
     #: Tile position -> hummingbirds on that tile (only positions with at least one).
     hummingbirds: dict[Position, int] = field(default_factory=dict)
     dwellers: list[Dweller] = field(default_factory=list)
+    #: Cache: the board of ``tiles`` (rebuilt when its tile count differs).
+    board: Board | None = field(default=None, compare=False, repr=False)
+    #: Cache: (tile count, sorted frontier, occupied positions).
+    frontier_cache: tuple[int, list[Position], set[Position]] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    def get_board(self) -> Board:
+        """The garden's board, built on first use and kept while no tile is added."""
+        board = self.board
+        if board is None or board.count != len(self.tiles):
+            board = self.board = board_for(self.tiles)
+        return board
+
+    def frontier(self) -> tuple[list[Position], set[Position]]:
+        """Empty positions sharing a side with a tile (sorted), and the occupied ones."""
+        cached = self.frontier_cache
+        if cached is None or cached[0] != len(self.tiles):
+            taken = {(t.x, t.y) for t in self.tiles}
+            free = sorted({(x + dx, y + dy) for x, y in taken for dx, dy in _SIDES} - taken)
+            cached = self.frontier_cache = (len(self.tiles), free, taken)
+        return cached[1], cached[2]
+
+
+_SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 @dataclass(slots=True)
@@ -87,95 +116,84 @@ class State:
     pending_card: str
     #: The generator's state (see services.core.engine.rng). Secret.
     rng: int
+    #: The tile taken from the market, to be placed now ("" if none).
+    taken_tile: str = ""
 
 
-def _cells(cells: frozenset[Cell]) -> list[list[int]]:
-    return [list(c) for c in reading_order(cells)]
+_OPTIONS: dict[tuple[bool, bool, bool], Options] = {}
 
 
-def _uncells(raw: list[list[int]]) -> frozenset[Cell]:
-    return frozenset((x, y) for x, y in raw)
+def _options(flags: list[bool]) -> Options:
+    key = (flags[0], flags[1], flags[2])
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = _OPTIONS[key] = Options(*key)
+    return options
 
 
-def to_json(state: State) -> dict[str, Any]:
-    return {
-        "v": FORMAT_VERSION,
-        "players": state.players,
-        "options": {
-            "allow_flip": state.options.allow_flip,
-            "thoughtful_one_per_sector_per_turn": state.options.thoughtful_one_per_sector_per_turn,
-            "existing_sector_bonus_once_per_colour_per_turn": (
-                state.options.existing_sector_bonus_once_per_colour_per_turn
-            ),
+def encode(state: State) -> bytes:
+    """Deterministic JSON: records are tuples, so they encode as arrays as they are."""
+    o = state.options
+    return json.dumps(
+        {
+            "v": FORMAT_VERSION,
+            "players": state.players,
+            "options": [
+                o.allow_flip,
+                o.thoughtful_one_per_sector_per_turn,
+                o.existing_sector_bonus_once_per_colour_per_turn,
+            ],
+            "cards": state.cards,
+            "bag": state.bag,
+            "market": state.market,
+            "gardens": [
+                [
+                    g.tiles,
+                    g.bee_sectors,
+                    sorted([x, y, n] for (x, y), n in g.hummingbirds.items()),
+                    g.dwellers,
+                ]
+                for g in state.gardens
+            ],
+            "first_seat": state.first_seat,
+            "current": state.current,
+            "turn": state.turn,
+            "phase": state.phase,
+            "pending_card": state.pending_card,
+            "taken_tile": state.taken_tile,
+            "rng": state.rng,
         },
-        "cards": list(state.cards),
-        "bag": list(state.bag),
-        "market": list(state.market),
-        "gardens": [
-            {
-                "tiles": [[t.tile, t.x, t.y, t.rotation, t.flipped] for t in g.tiles],
-                "bee_sectors": [
-                    {"colour": b.colour, "cells": _cells(b.cells), "bees": b.bees}
-                    for b in g.bee_sectors
-                ],
-                "hummingbirds": [[x, y, n] for (x, y), n in sorted(g.hummingbirds.items())],
-                "dwellers": [
-                    {
-                        "card": d.card,
-                        "anchor": list(d.anchor),
-                        "cells": _cells(d.cells),
-                        "turn": d.turn,
-                    }
-                    for d in g.dwellers
-                ],
-            }
-            for g in state.gardens
-        ],
-        "first_seat": state.first_seat,
-        "current": state.current,
-        "turn": state.turn,
-        "phase": state.phase,
-        "pending_card": state.pending_card,
-        "rng": state.rng,
-    }
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode()
 
 
-def from_json(raw: dict[str, Any]) -> State:
+def decode(data: bytes) -> State:
+    raw: dict[str, Any] = json.loads(data)
     if raw.get("v") != FORMAT_VERSION:
         raise ValueError(f"unsupported state format {raw.get('v')!r}")
+    make_tile = PlacedTile._make
+    gardens = [
+        Garden(
+            tiles=list(map(make_tile, tiles)),
+            bee_sectors=[BeeSector(c, tuple(cells), n) for c, cells, n in bees],
+            hummingbirds={(x, y): n for x, y, n in birds},
+            dwellers=[Dweller(c, a, tuple(cells), t) for c, a, cells, t in dwellers],
+        )
+        for tiles, bees, birds, dwellers in raw["gardens"]
+    ]
     return State(
         players=raw["players"],
-        options=Options(**raw["options"]),
+        options=_options(raw["options"]),
         cards=tuple(raw["cards"]),  # type: ignore[arg-type]
-        bag=list(raw["bag"]),
-        market=list(raw["market"]),
-        gardens=[
-            Garden(
-                tiles=[PlacedTile(t, x, y, r, f) for t, x, y, r, f in g["tiles"]],
-                bee_sectors=[
-                    BeeSector(b["colour"], _uncells(b["cells"]), b["bees"])
-                    for b in g["bee_sectors"]
-                ],
-                hummingbirds={(x, y): n for x, y, n in g["hummingbirds"]},
-                dwellers=[
-                    Dweller(d["card"], tuple(d["anchor"]), _uncells(d["cells"]), d["turn"])  # type: ignore[arg-type]
-                    for d in g["dwellers"]
-                ],
-            )
-            for g in raw["gardens"]
-        ],
+        bag=raw["bag"],
+        market=raw["market"],
+        gardens=gardens,
         first_seat=raw["first_seat"],
         current=raw["current"],
         turn=raw["turn"],
         phase=raw["phase"],
         pending_card=raw["pending_card"],
         rng=raw["rng"],
+        taken_tile=raw["taken_tile"],
     )
-
-
-def encode(state: State) -> bytes:
-    return json.dumps(to_json(state), sort_keys=True, separators=(",", ":")).encode()
-
-
-def decode(data: bytes) -> State:
-    return from_json(json.loads(data))
