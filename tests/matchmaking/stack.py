@@ -171,3 +171,72 @@ def stack(
         yield running
     finally:
         running.stop()
+
+
+@contextmanager
+def redis_cluster(masters: int = 3) -> Iterator[str]:
+    """A throwaway Redis Cluster on free loopback ports; yields a URL of one node.
+
+    Raises ``LookupError`` when no server or cli binary is installed.
+    """
+    import shutil
+    import tempfile
+
+    from services.core.redis_server import find_redis_binary
+
+    server = find_redis_binary()
+    cli = shutil.which("redis-cli") or shutil.which("valkey-cli")
+    if server is None or cli is None:
+        raise LookupError("redis-server and redis-cli are needed for a cluster")
+    workdir = Path(tempfile.mkdtemp(prefix="roost-cluster-"))
+    ports: list[int] = []
+    while len(ports) < masters:  # the cluster bus listens on port + 10000
+        port = free_port()
+        if port < 55000 and port not in ports:
+            ports.append(port)
+    nodes = []
+    try:
+        for port in ports:
+            node_dir = workdir / str(port)
+            node_dir.mkdir()
+            nodes.append(
+                subprocess.Popen(
+                    [
+                        server, "--port", str(port), "--bind", "127.0.0.1",
+                        "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                        "--save", "", "--appendonly", "no", "--dir", str(node_dir),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )  # fmt: skip
+        for port in ports:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                try:
+                    if redis.Redis(port=port).ping():
+                        break
+                except redis.ConnectionError:
+                    time.sleep(0.05)
+        subprocess.run(
+            [cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
+             "--cluster-replicas", "0", "--cluster-yes"],
+            check=True, capture_output=True, timeout=30,
+        )  # fmt: skip
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            info = redis.Redis(port=ports[0], decode_responses=True).execute_command("CLUSTER INFO")
+            state = info.get("cluster_state") if isinstance(info, dict) else str(info)
+            if state == "ok" or "cluster_state:ok" in str(state):
+                break
+            time.sleep(0.1)
+        yield f"redis://127.0.0.1:{ports[0]}/0"
+    finally:
+        for node in nodes:
+            node.terminate()
+        for node in nodes:
+            try:
+                node.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                node.kill()
+        shutil.rmtree(workdir, ignore_errors=True)

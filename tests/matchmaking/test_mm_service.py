@@ -195,7 +195,7 @@ def test_bots_fill_empty_seats_and_the_game_is_rated(mm: MmClient, utl: UtlClien
 
 
 def test_a_player_count_the_game_refuses_fails_the_ticket(mm: MmClient) -> None:
-    ticket = mm.enqueue(counts=(6,), bots_after_ms=0)
+    ticket = mm.enqueue(counts=(6,), bots_after_ms=1)
     final = mm.final(ticket.ticket_id)
     assert final.status == pb.TICKET_STATUS_FAILED
     assert "player" in final.error.lower()
@@ -210,7 +210,7 @@ def test_another_matchmaker_adopts_the_games_of_one_that_died(
     try:
         first = solo.start_matchmaker(MM_LEASE_MS="1000")
         client = MmClient([first.address])
-        ticket = client.enqueue(players=["survivor"], bots_after_ms=0)
+        ticket = client.enqueue(players=["survivor"], bots_after_ms=1)
         final = client.final(ticket.ticket_id)
         assert final.status == ASSIGNED
         client.cleanup()
