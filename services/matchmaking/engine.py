@@ -101,10 +101,12 @@ class Notifier:
     async def run(self, game: str) -> None:
         """Follow one game's notify stream forever."""
         stream = keys.notify(game)
-        newest = await self.client.xrevrange(stream, count=1)
-        last: bytes | str = newest[0][0] if newest else b"0-0"
+        last: bytes | str | None = None
         while True:
             try:
+                if last is None:
+                    newest = await self.client.xrevrange(stream, count=1)
+                    last = newest[0][0] if newest else b"0-0"
                 reply = await self.client.xread({stream: last}, block=5000, count=500)
             except asyncio.CancelledError:
                 raise
@@ -325,6 +327,7 @@ class Matchmaker:
                 raise
             except Exception:
                 log.exception("match_pass_failed", game=game)
+                await asyncio.sleep(1.0)  # Redis or a game service is down: do not spin
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), tick * (0.8 + 0.4 * self.rng.random()))
 
