@@ -20,6 +20,7 @@ join them, and only the blocks around the new tile are examined.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from typing import NamedTuple
 
 from services.undertheleaves.rules.catalogue import FACES, PUDDLE, TILES, Face, Space
@@ -356,9 +357,11 @@ class Board:
         return all(cell + d in terrain for d in AROUND)
 
 
-#: Recently seen gardens: tile sequence -> its board (never handed out: copies are).
-#: A service decodes every state afresh, so without this each placement would
-#: rebuild the garden's board from its tiles.
+#: Recently seen gardens: tile sequence -> its board. A service decodes every
+#: state afresh, so without this each placement would rebuild the garden's
+#: board from its tiles. Entries are never handed out (copies are); an entry
+#: may be the live board of a garden that has grown since, which its tile
+#: count reveals.
 _BOARDS: dict[tuple[PlacedTile, ...], Board] = {}
 BOARD_CACHE_SIZE = 512
 
@@ -367,18 +370,20 @@ def board_for(tiles: list[PlacedTile]) -> Board:
     """A board of ``tiles`` (a fresh copy: the caller may add tiles to it)."""
     key = tuple(tiles)
     board = _BOARDS.pop(key, None)
-    if board is None:
+    if board is None or board.count != len(key):
         board = Board(key)
-    _BOARDS[key] = board  # most recent last
-    if len(_BOARDS) > BOARD_CACHE_SIZE:
-        _BOARDS.pop(next(iter(_BOARDS)), None)
+    _remember(key, board)
     return board.copy()
 
 
 def remember(tiles: list[PlacedTile], board: Board) -> None:
-    """Keep a copy of ``board``, the board of ``tiles``, for :func:`board_for`."""
-    key = tuple(tiles)
+    """Note that ``board`` is the board of ``tiles`` (until more tiles are added to it)."""
+    _remember(tuple(tiles), board)
+
+
+def _remember(key: tuple[PlacedTile, ...], board: Board) -> None:
     _BOARDS.pop(key, None)
-    _BOARDS[key] = board.copy()
+    _BOARDS[key] = board  # the most recent last
     if len(_BOARDS) > BOARD_CACHE_SIZE:
-        _BOARDS.pop(next(iter(_BOARDS)), None)
+        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
+            del _BOARDS[next(iter(_BOARDS))]

@@ -383,10 +383,8 @@ class UnderTheLeaves:
                 + (", flipped" if same[1] else "")
                 + ", which is offered instead",
             )
+        garden.place(PlacedTile(tile, x, y, rotation, flipped))
         board = garden.get_board()
-        placed = PlacedTile(tile, x, y, rotation, flipped)
-        garden.tiles.append(placed)
-        board.add(placed)
         remember(garden.tiles, board)
         state.taken_tile = ""
         garden.bee_sectors = settle_bees(garden.bee_sectors, board, state.options)

@@ -92,6 +92,23 @@ class Garden:
             cached = self.frontier_cache = (len(self.tiles), free, taken)
         return cached[1], cached[2]
 
+    def place(self, placed: PlacedTile) -> None:
+        """Add a tile, keeping the board and the frontier up to date."""
+        board = self.get_board()
+        cached = self.frontier_cache
+        self.tiles.append(placed)
+        board.add(placed)
+        if cached is not None and cached[0] == len(self.tiles) - 1:
+            x, y = placed.x, placed.y
+            taken = cached[2]
+            taken.add((x, y))
+            free = set(cached[1])
+            free.discard((x, y))
+            free.update(
+                p for p in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if p not in taken
+            )
+            self.frontier_cache = (len(self.tiles), sorted(free), taken)
+
 
 _SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
