@@ -337,7 +337,7 @@ def cmd_watch(args: Namespace, console: Console) -> int:
             console.print(render.panel_of(state.view, "Board"))
             start = state.version if args.from_version is None else args.from_version
             finished = state.status == registry_finished()
-            if not finished:
+            if not finished or args.from_version is not None:
                 stream = stub.Watch(
                     m.WatchRequest(
                         game_id=args.game_id, from_version=start, include_view=args.boards
