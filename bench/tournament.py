@@ -1,13 +1,15 @@
 """Tournament throughput over gRPC for every implemented game.
 
     python -m bench.tournament [--games K] [--concurrency C] [--players N]
-                               [--bots random[,greedy]] [--only GAME ...] [--no-write]
+                               [--bots random] [--duel-games D] [--only GAME ...] [--no-write]
 
 For each implemented game (``services/<game>/__main__.py`` exists) it starts the
 game service as its own process on a free loopback port over a local Redis
 (or ``REDIS_URL``), runs ``roost tournament ... --json`` against it as a
-separate process, and writes games/s, decisions/s and RPC latency into the
-``tournament`` section of docs/BENCHMARKS.md (only that section is rewritten).
+separate process, and writes games/s, decisions/s and RPC latency (the
+throughput run, ``--bots``), and wins, scores and ratings of random against
+greedy (the duel, ``--duel-games``), into the ``tournament`` section of
+docs/BENCHMARKS.md (only that section is rewritten).
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ def _wait_healthy(address: str, service: str, process: subprocess.Popen[bytes]) 
     raise RuntimeError(f"{service} did not become healthy")
 
 
-def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Serve one game and run one tournament against it; the tournament's JSON report."""
+def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Serve one game and run the tournaments against it; their JSON reports."""
     port = free_port()
     env = {
         **os.environ,
@@ -70,23 +72,31 @@ def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> d
     try:
         address = f"127.0.0.1:{port}"
         _wait_healthy(address, entry.service_name, server)
-        command = [
-            "tournament", "--game", entry.name, "--players", str(args.players),
-            "--games", str(args.games), "--concurrency", str(args.concurrency),
-            "--bots", args.bots, "--seed", "1", "--json",
-        ]  # fmt: skip
-        result = subprocess.run(
-            [sys.executable, "-m", "clients.cli.main", *command, "--target", address],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=1800,
-        )
-        if result.returncode not in (0, 1):
-            raise RuntimeError(f"{entry.name}: roost exited {result.returncode}: {result.stderr}")
-        report = json.loads(result.stdout)
-        report["command"] = "roost " + shlex.join(command)
-        return report
+        runs = [(args.games, args.concurrency, args.bots)]
+        if args.duel_games:
+            runs.append((args.duel_games, args.concurrency, "random,greedy"))
+        reports = []
+        for games, concurrency, bots in runs:
+            command = [
+                "tournament", "--game", entry.name, "--players", str(args.players),
+                "--games", str(games), "--concurrency", str(concurrency),
+                "--bots", bots, "--seed", "1", "--json",
+            ]  # fmt: skip
+            result = subprocess.run(
+                [sys.executable, "-m", "clients.cli.main", *command, "--target", address],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=1800,
+            )
+            if result.returncode not in (0, 1):
+                raise RuntimeError(
+                    f"{entry.name}: roost exited {result.returncode}: {result.stderr}"
+                )
+            report = json.loads(result.stdout)
+            report["command"] = "roost " + shlex.join(command)
+            reports.append(report)
+        return reports
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -113,7 +123,7 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
         "| Apply p50/p95/p99 | Legal p50/p95/p99 | errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in reports:
+    for r in [r for r in reports if len(r["bots"]) == 1] or reports:
         errors = ", ".join(f"{k} {v}" for k, v in r["errors_by_code"].items()) or "none"
         lines.append(
             f"| {r['game']} | {r['players']} | {r['games_finished']}/{r['games_requested']} "
@@ -121,7 +131,26 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
             f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_lat(r, 'Legal')} "
             f"| {errors} |"
         )
-    lines += ["", "Per game, the exact client command (run against the game's own service):", ""]
+    duels = [r for r in reports if len(r["bots"]) > 1]
+    if duels:
+        lines += [
+            "",
+            "Bots against each other (seats rotate; greedy = best one-ply `score_after` from",
+            "`Legal(with_score_preview)`; ratings are OpenSkill over these games):",
+            "",
+            "| game | games | games/s | random wins | greedy wins | random mean score "
+            "| greedy mean score | random mu | greedy mu |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in duels:
+            b = r["bots_summary"]
+            lines.append(
+                f"| {r['game']} | {r['games_finished']} | {r['games_per_second']:.2f} "
+                f"| {b['random']['wins']} | {b['greedy']['wins']} "
+                f"| {b['random']['mean_score']:.1f} | {b['greedy']['mean_score']:.1f} "
+                f"| {b['random']['mu']:.1f} | {b['greedy']['mu']:.1f} |"
+            )
+    lines += ["", "The exact client commands (each run against the game's own service):", ""]
     lines += [f"- `{r['command']}`" for r in reports]
     lines += [
         "",
@@ -137,7 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bots", default="random")
+    parser.add_argument("--bots", default="random", help="bots of the throughput run")
+    parser.add_argument(
+        "--duel-games", type=int, default=20, help="games of random vs greedy (0: none)"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="game names")
     parser.add_argument("--no-write", action="store_true", help="print only")
     raw = list(sys.argv[1:] if argv is None else argv)
@@ -149,14 +181,15 @@ def main(argv: list[str] | None = None) -> int:
         redis_url = url or local.url  # type: ignore[union-attr]
         reports = []
         for entry in entries:
-            report = run_game(entry, redis_url, args)
-            print(
-                f"{entry.name:<15} {report['games_per_second']:7.2f} games/s "
-                f"{report['decisions_per_second']:8.0f} decisions/s  errors "
-                f"{report['errors_by_code'] or 'none'}",
-                flush=True,
-            )
-            reports.append(report)
+            for report in run_game(entry, redis_url, args):
+                print(
+                    f"{entry.name:<15} {','.join(report['bots']):<14} "
+                    f"{report['games_per_second']:7.2f} games/s "
+                    f"{report['decisions_per_second']:8.0f} decisions/s  errors "
+                    f"{report['errors_by_code'] or 'none'}",
+                    flush=True,
+                )
+                reports.append(report)
     finally:
         if local is not None:
             local.stop()
