@@ -215,9 +215,12 @@ class Matchmaker:
         ticket_id, options, counts = self._validate(req)
         bound = await self.store.reserve_id(ticket_id, req.game, self.index_ttl)
         if bound is not None:
-            existing = await self.store.get(bound, ticket_id)
-            if existing is not None:
-                return existing, False
+            for _ in range(5):  # a concurrent Enqueue of the same id may be mid-create
+                existing = await self.store.get(bound, ticket_id)
+                if existing is not None:
+                    return existing, False
+                await asyncio.sleep(0.02)
+            # The ticket it named was forgotten: the id is free again.
             await self.client.set(keys.ticket_index(ticket_id), req.game, ex=self.index_ttl)
         ratings = await self.ratings.get(req.game, [p for p, _ in req.party])
         now = now_ms()
