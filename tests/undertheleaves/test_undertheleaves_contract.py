@@ -7,6 +7,7 @@ import pytest
 from services.core.engine import Engine, Rng
 from services.core.engine.playout import random_playout
 from services.undertheleaves.rules import ENGINE
+from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.board import Board
 from services.undertheleaves.rules.catalogue import CARDS_BY_FAMILY
 
@@ -95,6 +96,7 @@ def test_contract_decode_inverts_encode_at_every_step():
     )
     for data in encoded:
         assert ENGINE.encode(ENGINE.decode(data)) == data
+        assert st.encode(st.parse(data)) == data  # without the memo of recent states
     json.loads(encoded[-1])  # plain JSON
 
 

@@ -150,6 +150,9 @@ def _place_dweller_action(card: str, placement: Placement) -> Action:
 
 
 _FAMILY_OF: dict[str, str] = {card.id: card.family for card in CARDS.values()}
+_FAMILY_NAMES: dict[str, str] = {
+    card.id: f"FAMILY_{card.family.upper()}" for card in CARDS.values()
+}
 
 
 def pieces(garden: Garden) -> dict[str, int]:
@@ -184,8 +187,9 @@ _FACE_VIEWS: dict[str, dict[tuple[int, bool], tuple[tuple[str, bool], ...]]] = {
 }
 
 
-def _cells_view(cells: tuple[int, ...] | frozenset[int]) -> list[dict[str, int]]:
-    return [{"x": XS[c], "y": YS[c]} for c in sorted(cells)]
+def _cells_view(cells: tuple[int, ...]) -> list[dict[str, int]]:
+    """Cells given in reading order, as View cells."""
+    return [{"x": XS[c], "y": YS[c]} for c in cells]
 
 
 def _spaces_view(tile: str) -> list[dict[str, Any]]:
@@ -194,7 +198,7 @@ def _spaces_view(tile: str) -> list[dict[str, Any]]:
 
 def _placement_view(placement: Placement) -> dict[str, Any]:
     a = placement.anchor
-    return {"x": XS[a], "y": YS[a], "cells": _cells_view(placement.cells)}
+    return {"x": XS[a], "y": YS[a], "cells": _cells_view(tuple(sorted(placement.cells)))}
 
 
 def _card_view(card: DwellerCard) -> dict[str, Any]:
@@ -209,30 +213,32 @@ def _card_view(card: DwellerCard) -> dict[str, Any]:
     }
 
 
-def _tile_view(t: PlacedTile, hummingbirds: int) -> dict[str, Any]:
-    x, y = 2 * t.x, 2 * t.y
-    (t0, m0), (t1, m1), (t2, m2), (t3, m3) = _FACE_VIEWS[t.tile][(t.rotation, t.flipped)]
-    return {
-        "tile": t.tile,
-        "x": t.x,
-        "y": t.y,
-        "rotation": t.rotation,
-        "flipped": t.flipped,
-        "cells": [
-            {"x": x, "y": y, "terrain": t0, "mushroom": m0},
-            {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
-            {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
-            {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
-        ],
-        "hummingbirds": hummingbirds,
-    }
-
-
 def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
     birds = garden.hummingbirds
+    faces = _FACE_VIEWS
+    tiles = []
+    for tile, tx, ty, rotation, flipped in garden.tiles:
+        x, y = 2 * tx, 2 * ty
+        (t0, m0), (t1, m1), (t2, m2), (t3, m3) = faces[tile][(rotation, flipped)]
+        tiles.append(
+            {
+                "tile": tile,
+                "x": tx,
+                "y": ty,
+                "rotation": rotation,
+                "flipped": flipped,
+                "cells": [
+                    {"x": x, "y": y, "terrain": t0, "mushroom": m0},
+                    {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
+                    {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
+                    {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
+                ],
+                "hummingbirds": birds.get((tx, ty), 0),
+            }
+        )
     return {
         "seat": seat,
-        "tiles": [_tile_view(t, birds.get((t.x, t.y), 0)) for t in garden.tiles],
+        "tiles": tiles,
         "bee_sectors": [
             {"colour": _TERRAIN_NAMES[b.colour], "bees": b.bees, "cells": _cells_view(b.cells)}
             for b in garden.bee_sectors
@@ -240,7 +246,7 @@ def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) 
         "dwellers": [
             {
                 "card": d.card,
-                "family": f"FAMILY_{_FAMILY_OF[d.card].upper()}",
+                "family": _FAMILY_NAMES[d.card],
                 "x": XS[d.anchor],
                 "y": YS[d.anchor],
                 "cells": _cells_view(d.cells),

@@ -13,6 +13,7 @@ order (ascending), so records encode to JSON as they are.
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -151,7 +152,7 @@ def _options(flags: list[bool]) -> Options:
 def encode(state: State) -> bytes:
     """Deterministic JSON: records are tuples, so they encode as arrays as they are."""
     o = state.options
-    return json.dumps(
+    data = json.dumps(
         {
             "v": FORMAT_VERSION,
             "players": state.players,
@@ -183,9 +184,24 @@ def encode(state: State) -> bytes:
         sort_keys=True,
         separators=(",", ":"),
     ).encode()
+    _keep(data, clone(state))
+    return data
 
 
 def decode(data: bytes) -> State:
+    """The state ``data`` encodes: a copy of a recent one when ``data`` was seen lately."""
+    if type(data) is bytes:
+        known = _STATES.get(data)
+        if known is not None:
+            return clone(known)
+    state = parse(data)
+    if type(data) is bytes:
+        _keep(data, clone(state))
+    return state
+
+
+def parse(data: bytes) -> State:
+    """The state ``data`` encodes, read from the JSON."""
     raw: dict[str, Any] = json.loads(data)
     if raw.get("v") != FORMAT_VERSION:
         raise ValueError(f"unsupported state format {raw.get('v')!r}")
@@ -214,3 +230,41 @@ def decode(data: bytes) -> State:
         rng=raw["rng"],
         taken_tile=raw["taken_tile"],
     )
+
+
+def clone(state: State) -> State:
+    """An independent copy of ``state`` (records are immutable and shared; no caches)."""
+    return State(
+        players=state.players,
+        options=state.options,
+        cards=state.cards,
+        bag=state.bag.copy(),
+        market=state.market.copy(),
+        gardens=[
+            Garden(g.tiles.copy(), g.bee_sectors.copy(), g.hummingbirds.copy(), g.dwellers.copy())
+            for g in state.gardens
+        ],
+        first_seat=state.first_seat,
+        current=state.current,
+        turn=state.turn,
+        phase=state.phase,
+        pending_card=state.pending_card,
+        rng=state.rng,
+        taken_tile=state.taken_tile,
+    )
+
+
+#: Recently encoded or decoded states: bytes -> a private copy of the state.
+#: A service decodes, per request, the bytes it encoded at the previous one
+#: (and a score preview decodes the same bytes once per legal action), so
+#: decoding is mostly a copy. Never handed out: copies are.
+_STATES: dict[bytes, State] = {}
+STATE_CACHE_SIZE = 256
+
+
+def _keep(data: bytes, state: State) -> None:
+    _STATES.pop(data, None)
+    _STATES[data] = state  # the most recent last
+    if len(_STATES) > STATE_CACHE_SIZE:
+        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
+            del _STATES[next(iter(_STATES))]

@@ -1,0 +1,145 @@
+"""The engine's shortcuts give exactly what the plain computations give.
+
+Boards grown tile by tile equal boards built at once; the lone-option shortcut
+of ``resolve`` equals the general algorithm; the decode and board memos hand
+out independent copies; cached actions are shared but legal lists are not.
+"""
+
+from undertheleaves_builder import ENGINE, play_legal
+
+from services.core.engine import Rng
+from services.undertheleaves.rules import state as st
+from services.undertheleaves.rules.board import Board, board_for, remember
+from services.undertheleaves.rules.catalogue import CARDS, CARDS_BY_FAMILY
+from services.undertheleaves.rules.dwellers import options_for, resolve
+from services.undertheleaves.rules.state import Dweller, Options
+
+
+def random_gardens(games=12):
+    """Every garden of every state of some random games (with a few card sets)."""
+    for seed in range(games):
+        cards = [CARDS_BY_FAMILY[f][(seed + i) % 4] for i, f in enumerate(CARDS_BY_FAMILY)]
+        state = ENGINE.setup(2 + seed % 3, {"dwellers": cards}, seed)
+        chooser = Rng(seed)
+        while not ENGINE.is_over(state):
+            seat = state.current
+            legal = ENGINE.legal(state, seat)
+            ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
+            yield state, state.gardens[seat]
+
+
+def summary(board):
+    return (
+        board.terrain,
+        board.mushrooms,
+        board.puddle_cells,
+        {g.cells for g in board.sectors},
+        {g.cells for g in board.pollinized},
+        {g.cells for g in board.puddles},
+        {c: frozenset(g.cells) for c, g in board.sector_of.items()},
+        {c: frozenset(g.cells) for c, g in board.puddle_of.items()},
+        sorted(board.mono_blocks),
+        sorted(board.mixed_blocks),
+        board.tiles,
+        board.start_blocks,
+    )
+
+
+def test_a_board_grown_tile_by_tile_equals_one_built_at_once():
+    seen = 0
+    for _state, garden in random_gardens():
+        grown = Board(garden.tiles[:1])
+        assert grown.mono_blocks is not None  # blocks found now, then kept up to date
+        for placed in garden.tiles[1:]:
+            grown.add(placed)
+        assert summary(grown) == summary(Board(garden.tiles))
+        assert all(g.run4 == _straight_run(g.cells) for g in grown.sectors)
+        seen += 1
+    assert seen > 100
+
+
+def _straight_run(cells):
+    return any(all(c + d * i in cells for i in range(4)) for c in cells for d in (1, 64))
+
+
+def reference_resolve(card, board, dwellers, turn, options):
+    """``resolve`` without its lone-option shortcut: the general algorithm."""
+    while True:
+        offered = options_for(card, board, dwellers, turn, options)
+        if not offered:
+            return []
+        after = {
+            p: set(
+                options_for(
+                    card,
+                    board,
+                    [*dwellers, Dweller(card, p.anchor, tuple(sorted(p.cells)), turn)],
+                    turn,
+                    options,
+                )
+            )
+            for p in offered
+        }
+        rest = set(offered)
+        free = [
+            p
+            for p in offered
+            if after[p] == rest - {p} and all(p in after[q] for q in offered if q != p)
+        ]
+        if not free:
+            return offered
+        dwellers.extend(Dweller(card, p.anchor, tuple(sorted(p.cells)), turn) for p in free)
+
+
+def test_resolve_equals_the_general_algorithm_for_every_card():
+    """Ambiguity 6 and the choices of docs/games/undertheleaves.md: placing a piece never
+    adds an option of its card and removes its own, so a lone option is simply placed."""
+    checked = 0
+    for state, garden in random_gardens(9):
+        board = garden.get_board()
+        for card in CARDS:
+            for options in (Options(), Options(thoughtful_one_per_sector_per_turn=False)):
+                fast, slow = list(garden.dwellers), list(garden.dwellers)
+                choice = resolve(card, board, fast, state.turn, options)
+                assert choice == reference_resolve(card, board, slow, state.turn, options)
+                assert fast == slow
+                checked += bool(len(fast) > len(garden.dwellers) or choice)
+    assert checked > 50
+
+
+def test_decode_is_parse_and_hands_out_independent_states():
+    state = ENGINE.setup(3, {}, seed=7)
+    for _ in range(8):
+        play_legal(state, state.current, pick=5)
+    data = ENGINE.encode(state)
+    assert st.parse(data) == ENGINE.decode(data) == state
+    assert st.encode(st.parse(data)) == data
+    first = ENGINE.decode(data)
+    play_legal(first, first.current)
+    first.gardens[0].hummingbirds[(9, 9)] = 3
+    second = ENGINE.decode(data)
+    assert ENGINE.encode(second) == data != ENGINE.encode(first)
+    assert second.gardens[0].tiles is not first.gardens[0].tiles
+
+
+def test_the_board_memo_hands_out_copies_and_notices_grown_boards():
+    state = ENGINE.setup(2, {}, seed=3)
+    for _ in range(6):
+        play_legal(state, state.current, pick=3)
+    tiles = state.gardens[0].tiles
+    one, two = board_for(tiles), board_for(tiles)
+    assert one is not two and summary(one) == summary(two) == summary(Board(tiles))
+    remember(tiles, one)
+    one.add(state.gardens[1].tiles[1]._replace(x=9, y=9))  # grows past what was remembered
+    assert summary(board_for(tiles)) == summary(Board(tiles))
+
+
+def test_legal_lists_are_fresh_and_their_actions_shared():
+    state = ENGINE.setup(2, {}, seed=3)
+    seat = state.current
+    ENGINE.apply(state, seat, ENGINE.legal(state, seat)[1])
+    first, second = ENGINE.legal(state, seat), ENGINE.legal(state, seat)
+    assert first == second and first is not second
+    assert all(a is b for a, b in zip(first, second, strict=True))
+    first.clear()
+    assert ENGINE.legal(state, seat) == second
