@@ -76,13 +76,15 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
     tiles left and right of it both qualify, and +1 when the tiles above and
     below both qualify: at most 3.
     """
-    pollinized = board.pollinized_cells
-    puddles = board.puddle_cells
-    qualifying = {
-        position
-        for position, cells in board.tiles.items()
-        if all(c in pollinized or c in puddles for c in cells)
-    }
+    sector_of = board.sector_of
+    qualifying = set()
+    for position, cells in board.tiles.items():
+        for cell in cells:
+            sector = sector_of.get(cell)  # None for a puddle
+            if sector is not None and len(sector.cells) < 3:
+                break
+        else:
+            qualifying.add(position)
     targets = {}
     for x, y in qualifying:
         row = (x - 1, y) in qualifying and (x + 1, y) in qualifying

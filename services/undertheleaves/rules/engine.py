@@ -93,6 +93,9 @@ def _choose_cards(spec: Any, rng: Rng) -> tuple[str, str, str]:
 
 def _args(action: Action, spec: Mapping[str, type]) -> dict[str, Any]:
     """The action's args checked against ``spec`` (names and exact types), or BAD_ARGS."""
+    known = _CHECKED.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]  # built here: a take_tile or place_tile action (its kind was checked)
     args = dict(action.args)
     if len(args) != len(action.args) or args.keys() != spec.keys():
         raise IllegalAction("BAD_ARGS", f"{action.kind} takes {', '.join(spec)}")
@@ -102,6 +105,8 @@ def _args(action: Action, spec: Mapping[str, type]) -> dict[str, Any]:
     return args
 
 
+#: id of an action built here -> (that action, its args as a dict): already checked.
+_CHECKED: dict[int, tuple[Action, dict[str, Any]]] = {}
 #: (slot, tile) -> the take_tile action.
 _TAKE_ACTIONS: dict[tuple[int, str], Action] = {}
 #: Offered orientations -> tile position -> its place_tile actions, in order.
@@ -114,6 +119,7 @@ def _take_tile_action(slot: int, tile: str) -> Action:
         action = _TAKE_ACTIONS[(slot, tile)] = Action(
             "take_tile", (("slot", slot),), f"Take {tile} (slot {slot})"
         )
+        _CHECKED[id(action)] = (action, dict(action.args))
     return action
 
 
@@ -134,6 +140,8 @@ def _place_tile_actions(
             )
             for rotation, flipped in orientations
         )
+        for action in actions:
+            _CHECKED[id(action)] = (action, dict(action.args))
     return actions
 
 
@@ -157,15 +165,19 @@ _FAMILY_NAMES: dict[str, str] = {
 
 def pieces(garden: Garden) -> dict[str, int]:
     """The garden's pieces by kind: bees, hummingbirds and each dweller family."""
+    bees = 0
+    for record in garden.bee_sectors:
+        bees += record.bees
     counts = {
-        "bees": sum(b.bees for b in garden.bee_sectors),
+        "bees": bees,
         "hummingbirds": sum(garden.hummingbirds.values()),
         "leaf": 0,
         "puddle": 0,
         "mushroom": 0,
     }
+    family_of = _FAMILY_OF
     for d in garden.dwellers:
-        counts[_FAMILY_OF[d.card]] += 1
+        counts[family_of[d.card]] += 1
     return counts
 
 
@@ -259,15 +271,18 @@ def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) 
     }
 
 
+_MAJORITY_KEYS = tuple((family, f"{family}_majority") for family in FAMILIES)
+
+
 def _categories(counts: list[dict[str, int]]) -> list[dict[str, int]]:
     """Each seat's score categories: its pieces, then the majority bonuses (ambiguity 11)."""
-    top = {family: max(c[family] for c in counts) for family in FAMILIES}
+    top = {family: max([c[family] for c in counts]) for family in FAMILIES}
     result = []
     for c in counts:
-        categories = dict(c)
-        for family in FAMILIES:
-            won = top[family] > 0 and c[family] == top[family]
-            categories[f"{family}_majority"] = MAJORITY_BONUS if won else 0
+        categories = c.copy()
+        for family, key in _MAJORITY_KEYS:
+            most = top[family]
+            categories[key] = MAJORITY_BONUS if most and c[family] == most else 0
         result.append(categories)
     return result
 

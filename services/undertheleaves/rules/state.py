@@ -168,7 +168,7 @@ def encode(state: State) -> bytes:
                 [
                     g.tiles,
                     g.bee_sectors,
-                    sorted([x, y, n] for (x, y), n in g.hummingbirds.items()),
+                    sorted(g.hummingbirds.items()),
                     g.dwellers,
                 ]
                 for g in state.gardens
@@ -210,7 +210,7 @@ def parse(data: bytes) -> State:
         Garden(
             tiles=list(map(make_tile, tiles)),
             bee_sectors=[BeeSector(c, tuple(cells), n) for c, cells, n in bees],
-            hummingbirds={(x, y): n for x, y, n in birds},
+            hummingbirds={(x, y): n for (x, y), n in birds},
             dwellers=[Dweller(c, a, tuple(cells), t) for c, a, cells, t in dwellers],
         )
         for tiles, bees, birds, dwellers in raw["gardens"]
