@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 
 from tests.clients.conftest import Roost, roost_command
@@ -102,6 +104,7 @@ def test_up_runs_the_stack_and_stops_on_ctrl_c(roost: Roost, cli_stack) -> None:
         stderr=subprocess.STDOUT,
         text=True,
         env=env,
+        start_new_session=True,  # its own process group, like a terminal job
     )
     lines = []
     try:
@@ -110,11 +113,12 @@ def test_up_runs_the_stack_and_stops_on_ctrl_c(roost: Roost, cli_stack) -> None:
             lines.append(line)
             if "Roost is running" in line:
                 break
-        process.send_signal(subprocess.signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole job
         rest, _ = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     output = "".join(lines) + rest
     assert "matchmaking" in output and "ready" in output, output
     assert process.returncode == 0, output
