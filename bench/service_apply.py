@@ -5,8 +5,9 @@
 Starts a local Redis (unless REDIS_URL is set), the Under the Leaves service
 and the baseline server (``bench.baseline_server``: an empty unary call plus
 one EVALSHA writing a value of the game's state size) as separate processes.
-C client tasks each play games with ``Apply(action_id=0)`` — always legal —
-and only the Apply calls are timed. The ratio Apply/baseline throughput is the
+C client tasks each play random games as a bot would (``Legal`` when the
+previous reply carried no next actions, then ``Apply`` with a random id); only
+the Apply calls are timed, while the server also answers those Legal calls. The ratio Apply/baseline throughput is the
 figure that matters (target: at least 70%).
 """
 
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -24,7 +27,6 @@ from typing import Any
 
 import grpc
 from roost.common.v1 import common_pb2
-from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
 
 from bench.report import machine, write_section
 from services.core.redis_server import free_port, start_local_redis
@@ -49,34 +51,47 @@ async def wait_ready(address: str) -> None:
         await asyncio.wait_for(channel.channel_ready(), 30)
 
 
-async def apply_load(address: str, concurrency: int, seconds: float) -> tuple[list[float], float]:
+async def apply_load(
+    spec: Any, players: int, address: str, concurrency: int, seconds: float
+) -> tuple[list[float], float]:
     """Run C Apply loops; return Apply latencies and the elapsed wall time."""
     latencies: list[float] = []
+    m = spec.messages
+    short = spec.service_name.rsplit(".", 1)[1]
     async with grpc.aio.insecure_channel(address) as channel:
-        stub = service_pb2_grpc.UnderTheLeavesStub(channel)
+        stub = getattr(spec.grpc_module, f"{short}Stub")(channel)
         deadline = time.perf_counter() + seconds
 
         async def worker(index: int) -> None:
             seed = index * 1000
+            chooser = random.Random(index)
             while time.perf_counter() < deadline:
                 seed += 1
                 created = await stub.NewGame(
-                    service_pb2.NewGameRequest(
-                        common=common_pb2.CommonOptions(players=2, seed=seed)
-                    )
+                    m.NewGameRequest(common=common_pb2.CommonOptions(players=players, seed=seed))
                 )
                 tokens = {c.seat: c.token for c in created.credentials}
                 version, to_act = created.version, list(created.to_act)
+                choices = 0
                 while to_act and time.perf_counter() < deadline:
+                    metadata = [("x-seat-token", tokens[to_act[0]])]
+                    if not choices:  # not timed: a bot looks before it decides
+                        legal = await stub.Legal(
+                            m.LegalRequest(game_id=created.game_id), metadata=metadata
+                        )
+                        choices = len(legal.actions)
                     started = time.perf_counter()
                     reply = await stub.Apply(
-                        service_pb2.ApplyRequest(
-                            game_id=created.game_id, expected_version=version, action_id=0
+                        m.ApplyRequest(
+                            game_id=created.game_id,
+                            expected_version=version,
+                            action_id=chooser.randrange(choices),
                         ),
-                        metadata=[("x-seat-token", tokens[to_act[0]])],
+                        metadata=metadata,
                     )
                     latencies.append(time.perf_counter() - started)
                     version, to_act = reply.version, list(reply.to_act)
+                    choices = len(reply.next_actions)
 
         started = time.perf_counter()
         await asyncio.gather(*(worker(i) for i in range(concurrency)))
@@ -109,48 +124,55 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def state_size() -> int:
-    """Typical encoded state size of a 2-player game mid-way."""
-    from services.undertheleaves.rules import ENGINE
+def state_size(engine: Any, players: int) -> int:
+    """Largest encoded state over a few random games of this player count."""
+    largest = 0
+    for seed in range(5):
+        chooser = random.Random(seed)
+        state = engine.setup(players, {}, seed)
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            state = engine.apply(state, seat, chooser.choice(engine.legal(state, seat)))
+            largest = max(largest, len(engine.encode(state)))
+    return largest
 
-    state = ENGINE.setup(2, {}, 1)
-    for _ in range(12):
-        state = ENGINE.apply(
-            state, ENGINE.to_act(state)[0], ENGINE.legal(state, ENGINE.to_act(state)[0])[0]
-        )
-    return len(ENGINE.encode(state))
 
-
-async def run(seconds: float, levels: list[int], url: str) -> list[str]:
-    """Measure each concurrency level; return table rows."""
-    size = state_size()
+async def run(
+    game: str, players: int, seconds: float, levels: list[int], url: str
+) -> tuple[list[str], list[str]]:
+    """Measure each concurrency level; return table rows and notes."""
+    spec = importlib.import_module(f"services.{game}.service").SPEC
+    size = state_size(spec.engine, players)
     game_port, base_port = free_port(), free_port()
     env = {"REDIS_URL": url, "PORT": str(game_port), "METRICS_PORT": "0", "LOG_LEVEL": "warning"}
     rows = []
     with (
-        process([sys.executable, "-m", "services.undertheleaves"], env),
+        process([sys.executable, "-m", f"services.{game}"], env),
         process(
             [sys.executable, "-m", "bench.baseline_server", str(base_port), url, str(size)], {}
         ),
     ):
         await wait_ready(f"127.0.0.1:{game_port}")
         await wait_ready(f"127.0.0.1:{base_port}")
-        await apply_load(f"127.0.0.1:{game_port}", 4, 1.0)  # warm up
+        await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 1.0)  # warm up
         for level in levels:
             base_lat, base_time = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
-            app_lat, app_time = await apply_load(f"127.0.0.1:{game_port}", level, seconds)
+            app_lat, app_time = await apply_load(
+                spec, players, f"127.0.0.1:{game_port}", level, seconds
+            )
             base_rate, app_rate = len(base_lat) / base_time, len(app_lat) / app_time
             rows.append(
-                f"| {level} | {app_rate:,.0f} | {pct(app_lat, 0.5):.2f} | {pct(app_lat, 0.99):.2f} "
+                f"| {game} | {players} | {level} | {app_rate:,.0f} | {pct(app_lat, 0.5):.2f} "
+                f"| {pct(app_lat, 0.99):.2f} "
                 f"| {base_rate:,.0f} | {pct(base_lat, 0.5):.2f} | {pct(base_lat, 0.99):.2f} "
                 f"| {100 * app_rate / base_rate:.0f}% |"
             )
             print(rows[-1], flush=True)
-    rows.append(
-        f"\nState size used by the baseline: {size:,} bytes "
-        f"(mean Apply {statistics.mean(app_lat) * 1000:.2f} ms at the last level)."
-    )
-    return rows
+    notes = [
+        f"{game}: baseline value {size:,} bytes (the largest state of such a game), "
+        f"mean Apply {statistics.mean(app_lat) * 1000:.2f} ms at {levels[-1]} clients."
+    ]
+    return rows, notes
 
 
 def main() -> None:
@@ -158,23 +180,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, nargs="*", default=[1, 8, 32])
+    parser.add_argument(
+        "--games", nargs="*", default=["undertheleaves:2", "birdscaping:2", "wingspan:2",
+                                       "skygarden:2"],
+        help="GAME:PLAYERS pairs",
+    )  # fmt: skip
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL")
     local = None if url else start_local_redis()
+    rows: list[str] = []
+    notes: list[str] = []
     try:
-        rows = asyncio.run(run(args.seconds, args.concurrency, url or local.url))
+        for pair in args.games:
+            game, players = pair.split(":")
+            game_rows, game_notes = asyncio.run(
+                run(game, int(players), args.seconds, args.concurrency, url or local.url)
+            )
+            rows += game_rows
+            notes += game_notes
     finally:
         if local:
             local.stop()
     lines = [
-        "## Service: Apply throughput against the baseline (Under the Leaves, 2 players)",
+        "## Service: Apply throughput against the baseline",
         "",
         f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
-        "client, service, baseline server and Redis share the machine's 2 cores).",
+        "client, service, baseline server and Redis share the machine's 2 cores). Each client "
+        "plays random games like a bot (a Legal call when the last reply had no next actions, "
+        "untimed, then a timed Apply); the baseline is an empty gRPC unary call "
+        "plus one Redis EVALSHA writing a value of the game's largest state size.",
         "",
-        "| clients | Apply/s | p50 ms | p99 ms | baseline/s | p50 ms | p99 ms | Apply ÷ baseline |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| game | players | clients | Apply/s | p50 ms | p99 ms | baseline/s | p50 ms | p99 ms "
+        "| Apply ÷ baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
+        "",
+        *notes,
     ]
     write_section("service", "\n".join(lines))
 

@@ -125,36 +125,36 @@ def args_to_json(action: Action) -> str:
 class DictToProto:
     """Builds one message class from plain dicts, fast.
 
-    A plan per message type (scalar, enum, message, repeated, map) is computed
-    once from the descriptors; building is then one constructor call per
-    message. About ten times faster than ``json_format.ParseDict``, which
-    re-inspects descriptors for every value. Unknown keys raise ``KeyError``.
+    A plan per message type is computed once from the descriptors. Building
+    then passes every scalar of a message to its constructor in one call and
+    grows repeated sub-messages in place with ``container.add(**scalars)``, so
+    no child is built twice and copied. About three times faster than
+    ``json_format.ParseDict``. Unknown keys raise ``KeyError``.
     """
 
     _plans: ClassVar[dict[str, DictToProto]] = {}
 
     def __init__(self, message_class: type[Message]) -> None:
         self.message_class = message_class
-        self.plan: dict[str, tuple[str, Any]] = {}
+        # name -> None (plain scalar) or (kind, enum name -> number)
+        self.scalars: dict[str, tuple[str, dict[str, int]] | None] = {}
+        # name -> (kind, builder of the sub-message or None for scalar map values)
+        self.nested: dict[str, tuple[str, DictToProto | None]] = {}
         DictToProto._plans[message_class.DESCRIPTOR.full_name] = self
         for f in message_class.DESCRIPTOR.fields:
             message_type = f.message_type
             if message_type is not None and message_type.GetOptions().map_entry:
-                value_field = message_type.fields_by_name["value"]
-                value_plan = (
-                    DictToProto.of(GetMessageClass(value_field.message_type))
-                    if value_field.message_type is not None
-                    else None
-                )
-                self.plan[f.name] = ("map", value_plan)
+                value_type = message_type.fields_by_name["value"].message_type
+                builder = DictToProto.of(GetMessageClass(value_type)) if value_type else None
+                self.nested[f.name] = ("map", builder)
             elif message_type is not None:
-                sub = DictToProto.of(GetMessageClass(message_type))
-                self.plan[f.name] = ("rep_msg" if f.is_repeated else "msg", sub)
+                builder = DictToProto.of(GetMessageClass(message_type))
+                self.nested[f.name] = ("repeated" if f.is_repeated else "single", builder)
             elif f.type == _ENUM:
                 names = {v.name: v.number for v in f.enum_type.values}
-                self.plan[f.name] = ("rep_enum" if f.is_repeated else "enum", names)
+                self.scalars[f.name] = ("repeated" if f.is_repeated else "single", names)
             else:
-                self.plan[f.name] = ("scalar", None)
+                self.scalars[f.name] = None
 
     @classmethod
     def of(cls, message_class: type[Message]) -> DictToProto:
@@ -162,24 +162,60 @@ class DictToProto:
         known = cls._plans.get(message_class.DESCRIPTOR.full_name)
         return known if known is not None else cls(message_class)
 
-    def __call__(self, values: dict[str, Any]) -> Message:
+    def _split(self, values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+        """Constructor keyword arguments, and the nested fields to fill afterwards."""
+        scalars = self.scalars
         kwargs: dict[str, Any] = {}
-        plan = self.plan
+        nested: list[tuple[str, Any]] = []
         for name, value in values.items():
-            kind, aux = plan[name]
-            if kind == "scalar":
+            if name not in scalars:
+                if name not in self.nested:
+                    raise KeyError(f"{self.message_class.DESCRIPTOR.full_name} has no {name!r}")
+                nested.append((name, value))
+                continue
+            enum = scalars[name]
+            if enum is None:
                 kwargs[name] = value
-            elif kind == "msg":
-                kwargs[name] = aux(value)
-            elif kind == "rep_msg":
-                kwargs[name] = [aux(v) for v in value]
-            elif kind == "enum":
-                kwargs[name] = aux[value]
-            elif kind == "rep_enum":
-                kwargs[name] = [aux[v] for v in value]
+            elif enum[0] == "single":
+                kwargs[name] = enum[1][value]
             else:
-                kwargs[name] = value if aux is None else {k: aux(v) for k, v in value.items()}
-        return self.message_class(**kwargs)
+                kwargs[name] = [enum[1][v] for v in value]
+        return kwargs, nested
+
+    def _fill(self, message: Message, nested: list[tuple[str, Any]]) -> None:
+        for name, value in nested:
+            kind, builder = self.nested[name]
+            if kind == "repeated":
+                assert builder is not None
+                add = getattr(message, name).add
+                for item in value:
+                    kwargs, deeper = builder._split(item)
+                    child = add(**kwargs)
+                    if deeper:
+                        builder._fill(child, deeper)
+            elif kind == "single":
+                assert builder is not None
+                child = getattr(message, name)
+                kwargs, deeper = builder._split(value)
+                if kwargs:
+                    child.MergeFrom(builder.message_class(**kwargs))
+                else:
+                    child.SetInParent()
+                if deeper:
+                    builder._fill(child, deeper)
+            elif builder is None:
+                getattr(message, name).update(value)
+            else:
+                mapping = getattr(message, name)
+                for key, item in value.items():
+                    mapping[key].MergeFrom(builder(item))
+
+    def __call__(self, values: dict[str, Any]) -> Message:
+        kwargs, nested = self._split(values)
+        message = self.message_class(**kwargs)
+        if nested:
+            self._fill(message, nested)
+        return message
 
 
 def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:
