@@ -7,8 +7,9 @@ and the baseline server (``bench.baseline_server``: an empty unary call plus
 one EVALSHA writing a value of the game's state size) as separate processes.
 C client tasks each play random games as a bot would (``Legal`` when the
 previous reply carried no next actions, then ``Apply`` with a random id); only
-the Apply calls are timed, while the server also answers those Legal calls. The ratio Apply/baseline throughput is the
-figure that matters (target: at least 70%).
+the Apply calls are timed, while the server also answers those Legal calls.
+The ratio of Apply to baseline throughput is the figure that matters (target:
+at least 70%).
 """
 
 from __future__ import annotations

@@ -51,6 +51,14 @@ def _start_redis() -> tuple[str, LocalRedis | None]:
     return local.url, local
 
 
+def _say(text: str) -> None:
+    """Print a status line; a closed stdout must not stop the shutdown."""
+    try:
+        print(text, flush=True)
+    except (BrokenPipeError, OSError):
+        pass
+
+
 def _port(entry: ServiceEntry) -> int:
     """The entry's port: ``PORT_<NAME>`` if set, else its default."""
     return int(os.environ.get(f"PORT_{entry.name.upper()}", entry.default_port))
@@ -109,10 +117,10 @@ def main() -> int:
                     stopping = True
             time.sleep(0.2)
     finally:
-        print("stopping...", flush=True)
-        for _entry, process in children:
+        for _entry, process in children:  # first, even if stdout is gone
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
+        _say("stopping...")
         for _entry, process in children:
             try:
                 process.wait(timeout=15)
@@ -120,7 +128,7 @@ def main() -> int:
                 process.kill()
         if local is not None:
             local.stop()
-        print("stopped.", flush=True)
+        _say("stopped.")
     return 0
 
 

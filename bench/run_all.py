@@ -1,0 +1,36 @@
+"""``make bench``: every benchmark, each writing its own section of docs/BENCHMARKS.md.
+
+    python -m bench.run_all [--quick]
+
+Runs each benchmark as its own process (they start servers and parse their own
+arguments). ``--quick`` shortens every run, for a smoke check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+
+def main() -> int:
+    """Run the engine, service and tournament benchmarks in turn."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    seconds = "1" if args.quick else "3"
+    runs = [
+        ["bench.engine_speed", "--seconds", seconds],
+        ["bench.service_apply", "--seconds", seconds],
+        ["bench.tournament", *(["--games", "8"] if args.quick else [])],
+    ]
+    for run in runs:
+        print(f"== python -m {' '.join(run)}", flush=True)
+        status = subprocess.call([sys.executable, "-m", *run])
+        if status != 0:
+            return status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
