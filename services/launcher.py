@@ -8,6 +8,7 @@ listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -53,10 +54,8 @@ def _start_redis() -> tuple[str, LocalRedis | None]:
 
 def _say(text: str) -> None:
     """Print a status line; a closed stdout must not stop the shutdown."""
-    try:
+    with contextlib.suppress(BrokenPipeError, OSError):
         print(text, flush=True)
-    except (BrokenPipeError, OSError):
-        pass
 
 
 def _port(entry: ServiceEntry) -> int:
