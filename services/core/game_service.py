@@ -299,22 +299,29 @@ class GameServicer:
         actions = self._legal(game_id, version, state, seat)
         messages = self._legal_messages(actions)
         if request.with_score_preview and actions:
-            self._preview_scores(state, seat, actions, messages)
+            key = f"{game_id}:{version}:{seat}:preview"
+            previews = self._legal_cache.get(key)
+            if previews is None:
+                previews = self._preview_scores(state, seat, actions)
+                self._legal_cache.put(key, previews)
+            for message, score_after in zip(messages, previews, strict=False):
+                message.score_after = score_after
         return self.m.LegalResponse(version=version, actions=messages)
 
-    def _preview_scores(
-        self, state: Any, seat: int, actions: list[Action], messages: list[Message]
-    ) -> None:
-        """Fill ``score_after``: the seat's total after each action, simulated on a
-        copy whose generator is freshly seeded so no hidden order leaks."""
+    def _preview_scores(self, state: Any, seat: int, actions: list[Action]) -> list[int]:
+        """The seat's total after each action, simulated on a copy whose generator
+        is freshly seeded so no hidden order leaks (empty if the state keeps no
+        generator at ``state.rng``). Computed once per version and seat."""
         encoded = self.engine.encode(state)
-        for action, message in zip(actions, messages, strict=True):
+        previews: list[int] = []
+        for action in actions:
             trial = self.engine.decode(encoded)
             if not reseed(trial, secrets.randbits(64)):
-                return
+                return []
             trial = self.engine.apply(trial, seat, action)
             board = self.engine.score(trial)
-            message.score_after = next(s.total for s in board.seats if s.seat == seat)
+            previews.append(next(s.total for s in board.seats if s.seat == seat))
+        return previews
 
     # ----------------------------------------------------------------- Apply
 
