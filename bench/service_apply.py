@@ -5,9 +5,10 @@
 Starts a local Redis (unless REDIS_URL is set), the Under the Leaves service
 and the baseline server (``bench.baseline_server``: an empty unary call plus
 one EVALSHA writing a value of the game's state size) as separate processes.
-C client tasks each play random games as a bot would (``Legal`` when the
-previous reply carried no next actions, then ``Apply`` with a random id); only
-the Apply calls are timed, while the server also answers those Legal calls.
+C client tasks each replay random games recorded in process beforehand (the
+engines are deterministic, so the same seed reaches the same states): every
+decision is exactly one Apply by action id, as a bot that already holds its
+next legal actions sends it. Only the Apply calls are timed.
 The ratio of Apply to baseline throughput is the figure that matters (target:
 at least 70%).
 """
@@ -52,47 +53,63 @@ async def wait_ready(address: str) -> None:
         await asyncio.wait_for(channel.channel_ready(), 30)
 
 
+def record_games(engine: Any, players: int, seeds: list[int]) -> list[list[tuple[int, int]]]:
+    """Random games played in process: per seed, the (seat, action id) of every decision.
+
+    The service reaches the same states from the same seed (engines are
+    deterministic), so replaying these ids through Apply needs no Legal call.
+    """
+    games = []
+    for seed in seeds:
+        chooser = random.Random(seed)
+        state = engine.setup(players, {}, seed)
+        moves: list[tuple[int, int]] = []
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            actions = engine.legal(state, seat)
+            choice = chooser.randrange(len(actions))
+            moves.append((seat, choice))
+            state = engine.apply(state, seat, actions[choice])
+        games.append(moves)
+    return games
+
+
 async def apply_load(
     spec: Any, players: int, address: str, concurrency: int, seconds: float
 ) -> tuple[list[float], float]:
-    """Run C Apply loops; return Apply latencies and the elapsed wall time."""
+    """C clients replay recorded random games with Apply only; return the Apply
+    latencies and the elapsed wall time (NewGame calls between games are untimed)."""
     latencies: list[float] = []
     m = spec.messages
     short = spec.service_name.rsplit(".", 1)[1]
+    seeds = [[1000 * index + k + 1 for k in range(4)] for index in range(concurrency)]
+    recorded = [record_games(spec.engine, players, worker_seeds) for worker_seeds in seeds]
     async with grpc.aio.insecure_channel(address) as channel:
         stub = getattr(spec.grpc_module, f"{short}Stub")(channel)
         deadline = time.perf_counter() + seconds
 
         async def worker(index: int) -> None:
-            seed = index * 1000
-            chooser = random.Random(index)
+            game = 0
             while time.perf_counter() < deadline:
-                seed += 1
+                seed, moves = seeds[index][game % 4], recorded[index][game % 4]
+                game += 1
                 created = await stub.NewGame(
                     m.NewGameRequest(common=common_pb2.CommonOptions(players=players, seed=seed))
                 )
                 tokens = {c.seat: c.token for c in created.credentials}
-                version, to_act = created.version, list(created.to_act)
-                choices = 0
-                while to_act and time.perf_counter() < deadline:
-                    metadata = [("x-seat-token", tokens[to_act[0]])]
-                    if not choices:  # not timed: a bot looks before it decides
-                        legal = await stub.Legal(
-                            m.LegalRequest(game_id=created.game_id), metadata=metadata
-                        )
-                        choices = len(legal.actions)
+                version = created.version
+                for seat, choice in moves:
+                    if time.perf_counter() >= deadline:
+                        return
                     started = time.perf_counter()
                     reply = await stub.Apply(
                         m.ApplyRequest(
-                            game_id=created.game_id,
-                            expected_version=version,
-                            action_id=chooser.randrange(choices),
+                            game_id=created.game_id, expected_version=version, action_id=choice
                         ),
-                        metadata=metadata,
+                        metadata=[("x-seat-token", tokens[seat])],
                     )
                     latencies.append(time.perf_counter() - started)
-                    version, to_act = reply.version, list(reply.to_act)
-                    choices = len(reply.next_actions)
+                    version = reply.version
 
         started = time.perf_counter()
         await asyncio.gather(*(worker(i) for i in range(concurrency)))
@@ -207,8 +224,8 @@ def main() -> None:
         "",
         f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
         "client, service, baseline server and Redis share the machine's 2 cores). Each client "
-        "plays random games like a bot (a Legal call when the last reply had no next actions, "
-        "untimed, then a timed Apply); the baseline is an empty gRPC unary call "
+        "replays random games recorded in process, one Apply per decision (a NewGame between "
+        "games, untimed); the baseline is an empty gRPC unary call "
         "plus one Redis EVALSHA writing a value of the game's largest state size.",
         "",
         "| game | players | clients | Apply/s | p50 ms | p99 ms | baseline/s | p50 ms | p99 ms "

@@ -80,3 +80,21 @@ def test_fast_view_builder_matches_parsedict(name: str, engine) -> None:
             seat = engine.to_act(state)[0]
             actions = engine.legal(state, seat)
             state = engine.apply(state, seat, actions[chooser.below(len(actions))])
+
+
+@pytest.mark.parametrize(
+    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_legal_lists_depend_only_on_the_encoded_state(name: str, engine) -> None:
+    """Action ids are stable: a state decoded from storage lists the same actions in the
+    same order, and asks the same seats, as the live state it was encoded from."""
+    for players in (engine.min_players, engine.max_players):
+        state = engine.setup(players, {}, 11)
+        chooser = Rng(players)
+        while not engine.is_over(state):
+            fresh = engine.decode(engine.encode(state))
+            assert engine.to_act(fresh) == engine.to_act(state)
+            seat = engine.to_act(state)[0]
+            actions = engine.legal(state, seat)
+            assert [a.key() for a in engine.legal(fresh, seat)] == [a.key() for a in actions]
+            state = engine.apply(state, seat, actions[chooser.below(len(actions))])
