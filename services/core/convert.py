@@ -70,11 +70,45 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
+        self._dicts: dict[Action, dict[str, Any]] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
         sub = self.kinds[action.kind].build(action.args)
         return self.action_class(**{action.kind: sub})
+
+    def _as_dict(self, action: Action) -> dict[str, Any]:
+        """``{kind: {field: value}}`` with enum names as numbers, cached per action
+        (engines reuse their immutable Action objects)."""
+        cached = self._dicts.get(action)
+        if cached is None:
+            codec = self.kinds[action.kind]
+            values: dict[str, Any] = {}
+            for name, value in action.args:
+                enum_map = codec.enum_by_name.get(name)
+                if enum_map is not None:
+                    value = (
+                        [enum_map[v] for v in value] if name in codec.repeated else enum_map[value]
+                    )
+                elif isinstance(value, tuple):
+                    value = list(value)
+                values[name] = value
+            cached = {action.kind: values}
+            if len(self._dicts) > 50_000:
+                self._dicts.clear()
+            self._dicts[action] = cached
+        return cached
+
+    def fill_legal(self, container: Any, actions: list[Action]) -> None:
+        """Append one ``LegalAction`` per action (id = index) to a repeated field,
+        built in place from dicts: about twice as fast as building sub-messages."""
+        add = container.add
+        as_dict = self._as_dict
+        for index, action in enumerate(actions):
+            add(
+                ref={"id": index, "label": action.label, "kind": action.kind},
+                action=as_dict(action),
+            )
 
     def kind_of(self, message: Message) -> str | None:
         """The oneof field set in ``message`` (None when empty)."""
@@ -216,6 +250,17 @@ class DictToProto:
         if nested:
             self._fill(message, nested)
         return message
+
+    def fill(self, target: Message, values: dict[str, Any]) -> None:
+        """Build ``values`` into an existing (empty) message, e.g. a response's
+        ``view`` field, without building a separate message and copying it."""
+        kwargs, nested = self._split(values)
+        if kwargs:
+            target.MergeFrom(self.message_class(**kwargs))
+        else:
+            target.SetInParent()
+        if nested:
+            self._fill(target, nested)
 
 
 def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:

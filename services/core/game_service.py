@@ -28,6 +28,7 @@ from services.core import errors
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
+    DictToProto,
     args_to_json,
     options_from_proto,
     scoreboard_to_proto,
@@ -119,6 +120,7 @@ class GameServicer:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
+        self._view_builder = DictToProto.of(spec.types.View)
         self.hub = EventHub(store)
         self._meta_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
@@ -140,15 +142,9 @@ class GameServicer:
     def _view(self, state: Any, seat: int | None) -> Message:
         return view_to_proto(self.engine.view(state, seat), self.spec.types.View)
 
-    def _legal_messages(self, actions: list[Action]) -> list[Message]:
-        to_proto = self.codec.to_proto
-        return [
-            self.m.LegalAction(
-                ref=common_pb2.ActionRef(id=i, label=a.label, kind=a.kind),
-                action=to_proto(a),
-            )
-            for i, a in enumerate(actions)
-        ]
+    def _fill_view(self, target: Message, state: Any, seat: int | None) -> None:
+        """Build the seat's view straight into a response field."""
+        self._view_builder.fill(target, self.engine.view(state, seat))
 
     async def _meta(self, game_id: str) -> GameMeta:
         meta = self._meta_cache.get(game_id)
@@ -297,7 +293,9 @@ class GameServicer:
         bind(game_id=game_id, seat=seat)
         version, state, _status = await self._load(game_id, meta)
         actions = self._legal(game_id, version, state, seat)
-        messages = self._legal_messages(actions)
+        response = self.m.LegalResponse(version=version)
+        self.codec.fill_legal(response.actions, actions)
+        messages = response.actions
         if request.with_score_preview and actions:
             key = f"{game_id}:{version}:{seat}:preview"
             previews = self._legal_cache.get(key)
@@ -306,7 +304,7 @@ class GameServicer:
                 self._legal_cache.put(key, previews)
             for message, score_after in zip(messages, previews, strict=False):
                 message.score_after = score_after
-        return self.m.LegalResponse(version=version, actions=messages)
+        return response
 
     def _preview_scores(self, state: Any, seat: int, actions: list[Action]) -> list[int]:
         """The seat's total after each action, simulated on a copy whose generator
@@ -433,10 +431,11 @@ class GameServicer:
             version=version,
             status=FINISHED if finished else IN_PROGRESS,
             to_act=to_act,
-            view=self._view(state, seat),
-            next_actions=self._legal_messages(next_legal) if next_legal else [],
             event=self._event(StoredEvent(version, event_fields), seat),
         )
+        self._fill_view(response.view, state, seat)
+        if next_legal:
+            self.codec.fill_legal(response.next_actions, next_legal)
         new_encoded = self.engine.encode(state)
         outcome = await self.store.apply(
             game_id,
@@ -503,7 +502,7 @@ class GameServicer:
                     response = self.m.WatchResponse(event=event)
                     if request.include_view and index == len(batch) - 1:
                         _version, state, _status = await self._load(game_id, meta)
-                        response.view.CopyFrom(self._view(state, seat))
+                        self._fill_view(response.view, state, seat)
                     yield response
                     if event.status == FINISHED:
                         return

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from services.core.convert import view_to_proto, view_to_proto_reference
+from services.core.convert import ActionCodec, view_to_proto, view_to_proto_reference
 from services.core.engine import Rng, ScoreBoard, SeatScore
 from services.registry import GAMES
 
@@ -98,3 +98,26 @@ def test_legal_lists_depend_only_on_the_encoded_state(name: str, engine) -> None
             actions = engine.legal(state, seat)
             assert [a.key() for a in engine.legal(fresh, seat)] == [a.key() for a in actions]
             state = engine.apply(state, seat, actions[chooser.below(len(actions))])
+
+
+@pytest.mark.parametrize(
+    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_legal_lists_convert_the_same_both_ways(name: str, engine) -> None:
+    """The in-place LegalAction builder equals building each typed Action on its own."""
+    spec = _service_spec(name)
+    if spec is None:
+        pytest.skip(f"{name} has no service yet")
+    codec = ActionCodec(spec.types.Action)
+    state = engine.setup(engine.max_players, {}, 5)
+    chooser = Rng(5)
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        actions = engine.legal(state, seat)
+        response = spec.messages.LegalResponse()
+        codec.fill_legal(response.actions, actions)
+        for index, (built, action) in enumerate(zip(response.actions, actions, strict=True)):
+            assert built.ref.id == index and built.ref.label == action.label
+            assert built.action == codec.to_proto(action)
+            assert codec.matches(built.action, action)
+        state = engine.apply(state, seat, actions[chooser.below(len(actions))])
