@@ -9,7 +9,7 @@ PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
 GEN    := gen
 GEN_STAMP := $(GEN)/.stamp
 
-.PHONY: help venv proto run test test-fast lint bench clean
+.PHONY: help venv proto service-protos run test test-fast lint bench clean
 
 help:
 	@echo "make run    - start Redis (embedded unless REDIS_URL is set) and every service"
@@ -51,3 +51,7 @@ bench: proto
 
 clean:
 	rm -rf $(GEN) $(VENV)
+
+# The four games' service.proto files come from one template (committed output).
+service-protos: $(STAMP)
+	$(PY) tools/gen_service_protos.py

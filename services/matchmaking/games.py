@@ -51,7 +51,7 @@ class GameEndpoint:
 
     def canonical_options(self, options_json: str) -> str:
         """Validate ``options_json`` against the game's Options message; canonical JSON."""
-        options = self.messages.Options()
+        options = self._new_options()
         if options_json.strip():
             try:
                 json_format.Parse(options_json, options)
@@ -61,7 +61,11 @@ class GameEndpoint:
 
     def options_message(self, canonical: str) -> Message:
         """The Options message of canonical options JSON."""
-        return json_format.Parse(canonical, self.messages.Options())
+        return json_format.Parse(canonical, self._new_options())
+
+    def _new_options(self) -> Message:
+        """An empty Options message of this game (the type of NewGameRequest.options)."""
+        return type(self.messages.NewGameRequest().options)()
 
     def supports_preview(self) -> bool:
         """True when Legal can fill a one-ply score preview."""
