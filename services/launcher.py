@@ -44,11 +44,11 @@ def _wait_healthy(entry: ServiceEntry, port: int, timeout: float = 30.0) -> bool
 def _start_redis() -> tuple[str, LocalRedis | None]:
     url = os.environ.get("REDIS_URL")
     if url:
-        print(f"redis       using REDIS_URL={url}")
+        print(f"redis           using REDIS_URL={url}")
         return url, None
     port = REDIS_DEFAULT_PORT if port_is_free(REDIS_DEFAULT_PORT) else None
     local = start_local_redis(port)
-    print(f"redis       127.0.0.1:{local.port}  (embedded, pid {local.process.pid})")
+    print(f"redis           127.0.0.1:{local.port}  (embedded, pid {local.process.pid})")
     return local.url, local
 
 

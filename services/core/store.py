@@ -143,11 +143,22 @@ class ApplyOutcome:
     stored: bytes = b""
 
 
+#: Socket read timeout of every client. Blocking stream reads (Watch, the
+#: matchmaker's notifications) use ``BLOCKING_READ_MS``, well below it; redis-py's
+#: own default (5 s) would race a 5 s ``XREAD BLOCK``.
+SOCKET_TIMEOUT_SECONDS = 10.0
+BLOCKING_READ_MS = 2000
+
+
 def connect(url: str, cluster: bool) -> aioredis.Redis | RedisCluster:
     """An asyncio client: cluster-aware when ``cluster`` is set."""
     if cluster:
-        return RedisCluster.from_url(url, decode_responses=False)
-    return aioredis.Redis.from_url(url, decode_responses=False, protocol=2)
+        return RedisCluster.from_url(
+            url, decode_responses=False, socket_timeout=SOCKET_TIMEOUT_SECONDS
+        )
+    return aioredis.Redis.from_url(
+        url, decode_responses=False, protocol=2, socket_timeout=SOCKET_TIMEOUT_SECONDS
+    )
 
 
 def _flatten(fields: Mapping[str, str]) -> list[str]:

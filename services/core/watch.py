@@ -17,9 +17,8 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from services.core.logging import get_logger
+from services.core.store import BLOCKING_READ_MS as BLOCK_MS
 from services.core.store import GameStore, StoredEvent
-
-BLOCK_MS = 2000
 
 log = get_logger("roost.watch")
 

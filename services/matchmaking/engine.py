@@ -31,6 +31,7 @@ from typing import Any
 import grpc
 
 from services.core.logging import get_logger
+from services.core.store import BLOCKING_READ_MS
 from services.matchmaking import bots, errors, keys
 from services.matchmaking.config import MatchmakerSettings
 from services.matchmaking.games import GameDirectory, OptionsError
@@ -107,7 +108,7 @@ class Notifier:
                 if last is None:
                     newest = await self.client.xrevrange(stream, count=1)
                     last = newest[0][0] if newest else b"0-0"
-                reply = await self.client.xread({stream: last}, block=5000, count=500)
+                reply = await self.client.xread({stream: last}, block=BLOCKING_READ_MS, count=500)
             except asyncio.CancelledError:
                 raise
             except Exception:
