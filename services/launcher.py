@@ -104,7 +104,7 @@ def main() -> int:
             healthy = _wait_healthy(entry, port)
             state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
             print(
-                f"{entry.name:<12}127.0.0.1:{port}  {entry.service_name}  "
+                f"{entry.name:<15} 127.0.0.1:{port}  {entry.service_name}  "
                 f"metrics :{port + 1000}  {state}",
                 flush=True,
             )
