@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-from importlib import resources
-from pathlib import Path
+import importlib
 
 import pytest
 from google.protobuf import json_format
@@ -13,33 +11,13 @@ from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.actions import KINDS
 from services.core.engine import Rng
 
-ROOT = Path(__file__).resolve().parents[2]
 PROTO = "roost/birdscaping/v1/types.proto"
 
 
 @pytest.fixture(scope="module")
-def pb2(tmp_path_factory):
-    """Compile types.proto into a temp dir and load the module from its file path (no
-    package import, so no clash with a cached ``roost`` package from gen/)."""
-    from grpc_tools import protoc
-
-    out = tmp_path_factory.mktemp("birdscaping_proto")
-    well_known = str(resources.files("grpc_tools") / "_proto")
-    status = protoc.main(
-        [
-            "grpc_tools.protoc",
-            f"-I{ROOT / 'protos'}",
-            f"-I{well_known}",
-            f"--python_out={out}",
-            PROTO,
-        ]
-    )
-    assert status == 0
-    path = out / "roost" / "birdscaping" / "v1" / "types_pb2.py"
-    spec = importlib.util.spec_from_file_location("birdscaping_types_pb2_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def pb2():
+    """The generated types of this game (``make proto`` builds gen/ before the tests)."""
+    return importlib.import_module("roost.birdscaping.v1.types_pb2")
 
 
 def test_action_oneof_matches_the_engine_kinds(pb2):

@@ -3,46 +3,20 @@
 from __future__ import annotations
 
 import importlib
-import sys
-from importlib import resources
-from pathlib import Path
 
 import pytest
 from google.protobuf import json_format
-from grpc_tools import protoc
 from skygarden_helpers import random_game_states
 
 from services.skygarden.rules import ENGINE
 
-ROOT = Path(__file__).resolve().parents[2]
 PROTO = "roost/skygarden/v1/types.proto"
 
 
 @pytest.fixture(scope="module")
-def types_pb2(tmp_path_factory: pytest.TempPathFactory):
-    """The generated module, compiled into a temporary directory and imported there."""
-    out = tmp_path_factory.mktemp("sg_proto")
-    well_known = str(resources.files("grpc_tools") / "_proto")
-    status = protoc.main(
-        ["protoc", f"-I{ROOT / 'protos'}", f"-I{well_known}", f"--python_out={out}", PROTO]
-    )
-    assert status == 0
-    for folder in (out / "roost", out / "roost/skygarden", out / "roost/skygarden/v1"):
-        (folder / "__init__.py").touch()
-    # A generated ``roost`` package (gen/) may already be imported: import ours in
-    # isolation, then put the previous modules back.
-    saved = {k: v for k, v in sys.modules.items() if k == "roost" or k.startswith("roost.")}
-    for key in saved:
-        del sys.modules[key]
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module("roost.skygarden.v1.types_pb2")
-    finally:
-        sys.path.remove(str(out))
-        for key in [k for k in sys.modules if k == "roost" or k.startswith("roost.")]:
-            del sys.modules[key]
-        sys.modules.update(saved)
-    return module
+def types_pb2():
+    """The generated types of this game (``make proto`` builds gen/ before the tests)."""
+    return importlib.import_module("roost.skygarden.v1.types_pb2")
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

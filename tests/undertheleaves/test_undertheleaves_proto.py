@@ -5,8 +5,6 @@ name, so this runs without ``make proto`` and never shadows the stubs in gen/.
 """
 
 import importlib.util
-from importlib import resources
-from pathlib import Path
 
 import pytest
 from google.protobuf import json_format
@@ -14,31 +12,13 @@ from google.protobuf import json_format
 from services.core.engine import Rng
 from services.undertheleaves.rules import ENGINE
 
-ROOT = Path(__file__).resolve().parents[2]
 CHOICE_CARDS = {"dwellers": ["leaf_flirty", "puddle_friendly", "mushroom_collector"]}
 
 
 @pytest.fixture(scope="module")
-def types_pb2(tmp_path_factory):
-    from grpc_tools import protoc
-
-    out = tmp_path_factory.mktemp("utl_proto")
-    well_known = str(resources.files("grpc_tools") / "_proto")
-    status = protoc.main(
-        [
-            "protoc",
-            f"-I{ROOT / 'protos'}",
-            f"-I{well_known}",
-            f"--python_out={out}",
-            "roost/undertheleaves/v1/types.proto",
-        ]
-    )
-    assert status == 0
-    path = out / "roost" / "undertheleaves" / "v1" / "types_pb2.py"
-    spec = importlib.util.spec_from_file_location("undertheleaves_types_pb2_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def types_pb2():
+    """The generated types of this game (``make proto`` builds gen/ before the tests)."""
+    return importlib.import_module("roost.undertheleaves.v1.types_pb2")
 
 
 def _same_after_round_trip(view, message):

@@ -1,14 +1,11 @@
 """types.proto matches the engine: every view and every legal action converts.
 
-The proto is compiled into a temporary folder and loaded under a private
-module name, so this runs without ``make proto`` and never shadows gen/.
+The stubs come from gen/ (``make test`` runs ``make proto`` first).
 """
 
 from __future__ import annotations
 
-import importlib.util
-from importlib import resources
-from pathlib import Path
+import importlib
 
 import pytest
 from google.protobuf import json_format
@@ -16,30 +13,11 @@ from google.protobuf import json_format
 from services.core.engine import Rng
 from services.wingspan.rules import ENGINE
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
-def types_pb2(tmp_path_factory):
-    from grpc_tools import protoc
-
-    out = tmp_path_factory.mktemp("wingspan_proto")
-    well_known = str(resources.files("grpc_tools") / "_proto")
-    status = protoc.main(
-        [
-            "protoc",
-            f"-I{ROOT / 'protos'}",
-            f"-I{well_known}",
-            f"--python_out={out}",
-            "roost/wingspan/v1/types.proto",
-        ]
-    )
-    assert status == 0
-    path = out / "roost" / "wingspan" / "v1" / "types_pb2.py"
-    spec = importlib.util.spec_from_file_location("wingspan_types_pb2_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def types_pb2():
+    """The generated types of this game (``make proto`` builds gen/ before the tests)."""
+    return importlib.import_module("roost.wingspan.v1.types_pb2")
 
 
 @pytest.mark.parametrize(
