@@ -445,7 +445,8 @@ class GameServicer:
             event_fields,
             request_id=request.request_id,
             fingerprint=fingerprint,
-            result=response.SerializeToString(),
+            # Stored only for retries, so only when the client named its request.
+            result=response.SerializeToString() if request.request_id else b"",
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
         )
