@@ -49,7 +49,7 @@ class Settings:
             log_level=os.environ.get("LOG_LEVEL", "info").lower(),
             game_ttl_seconds=_int("GAME_TTL_SECONDS", 24 * 3600),
             idle_ttl_seconds=_int("IDLE_TTL_SECONDS", 7 * 24 * 3600),
-            request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 3600),
+            request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
             max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
         )
