@@ -128,6 +128,7 @@ class GameServicer:
         # (game_id, version, seat) -> legal actions; a version's state never
         # changes, so an entry is valid on every replica.
         self._legal_cache = _Lru(CACHE_SIZE)
+        self._view_cache = _Lru(CACHE_SIZE // 2)
 
     # ----------------------------------------------------------------- helpers
 
@@ -146,6 +147,19 @@ class GameServicer:
     def _fill_view(self, target: Message, state: Any, seat: int | None) -> None:
         """Build the seat's view straight into a response field."""
         self._view_builder.fill(target, self.engine.view(state, seat))
+
+    def _fill_stored_view(
+        self, target: Message, game_id: str, version: int, state: Any, seat: int | None
+    ) -> None:
+        """The view of a stored version, built once per (version, reader): many
+        spectators of one game (GetState, Watch) cost one build per version."""
+        key = f"{game_id}:{version}:{-1 if seat is None else seat}"
+        cached = self._view_cache.get(key)
+        if cached is None:
+            self._fill_view(target, state, seat)
+            self._view_cache.put(key, target.SerializeToString())
+        else:
+            target.MergeFromString(cached)
 
     async def _meta(self, game_id: str) -> GameMeta:
         meta = self._meta_cache.get(game_id)
@@ -274,15 +288,16 @@ class GameServicer:
         seat = self._seat(context, meta, required=False)
         bind(game_id=game_id, seat=seat)
         version, state, status = await self._load(game_id, meta)
-        return self.m.GetStateResponse(
+        response = self.m.GetStateResponse(
             game_id=game_id,
             version=version,
             status=_status_value(status),
             to_act=self.engine.to_act(state),
             viewer_seat=-1 if seat is None else seat,
-            view=self._view(state, seat),
             seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
         )
+        self._fill_stored_view(response.view, game_id, version, state, seat)
+        return response
 
     # ----------------------------------------------------------------- Legal
 
@@ -504,8 +519,8 @@ class GameServicer:
                     event = self._event(stored, seat)
                     response = self.m.WatchResponse(event=event)
                     if request.include_view and index == len(batch) - 1:
-                        _version, state, _status = await self._load(game_id, meta)
-                        self._fill_view(response.view, state, seat)
+                        version, state, _status = await self._load(game_id, meta)
+                        self._fill_stored_view(response.view, game_id, version, state, seat)
                     yield response
                     if event.status == FINISHED:
                         return
