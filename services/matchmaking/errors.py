@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import grpc
 
-from services.core.errors import ServiceError
+from services.core.errors import ServiceError, invalid_argument
 
-
-def invalid(field: str, description: str) -> ServiceError:
-    """A malformed request, naming the field."""
-    return ServiceError(
-        grpc.StatusCode.INVALID_ARGUMENT,
-        "ERROR_REASON_INVALID_REQUEST",
-        f"{field}: {description}",
-        field_violations={field: description},
-    )
+#: A malformed request, naming the field: the platform's own error, same reason.
+invalid = invalid_argument
 
 
 def unknown_game(game: str, known: list[str], why: str = "") -> ServiceError:
