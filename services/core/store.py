@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -84,31 +84,12 @@ class GameMeta:
 
     def to_json(self) -> str:
         """Canonical JSON."""
-        return json.dumps(
-            {
-                "game": self.game,
-                "players": self.players,
-                "seed": self.seed,
-                "options": self.options,
-                "seat_names": self.seat_names,
-                "token_hashes": self.token_hashes,
-            },
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> GameMeta:
         """Inverse of :meth:`to_json`."""
-        data = json.loads(raw)
-        return cls(
-            game=data["game"],
-            players=data["players"],
-            seed=data["seed"],
-            options=data["options"],
-            seat_names=data["seat_names"],
-            token_hashes=data["token_hashes"],
-        )
+        return cls(**json.loads(raw))
 
 
 @dataclass(frozen=True, slots=True)
