@@ -191,6 +191,17 @@ class GameServicer:
             raise errors.token_invalid()
         return seat
 
+    async def _caller(
+        self, request: Any, context: grpc.aio.ServicerContext, *, token_required: bool
+    ) -> tuple[str, GameMeta, int | None]:
+        """The game id, its metadata and the caller's seat (None: spectator),
+        bound to the call's log lines."""
+        game_id = self._game_id(request)
+        meta = await self._meta(game_id)
+        seat = self._seat(context, meta, required=token_required)
+        bind(game_id=game_id, seat=seat)
+        return game_id, meta, seat
+
     @staticmethod
     def _game_id(request: Any) -> str:
         game_id = request.game_id
@@ -283,10 +294,7 @@ class GameServicer:
 
     @unary("game")
     async def GetState(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        game_id = self._game_id(request)
-        meta = await self._meta(game_id)
-        seat = self._seat(context, meta, required=False)
-        bind(game_id=game_id, seat=seat)
+        game_id, meta, seat = await self._caller(request, context, token_required=False)
         version, state, status = await self._load(game_id, meta)
         response = self.m.GetStateResponse(
             game_id=game_id,
@@ -303,10 +311,8 @@ class GameServicer:
 
     @unary("game")
     async def Legal(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        game_id = self._game_id(request)
-        meta = await self._meta(game_id)
-        seat = self._seat(context, meta, required=True)
-        bind(game_id=game_id, seat=seat)
+        game_id, meta, seat = await self._caller(request, context, token_required=True)
+        assert seat is not None
         version, state, _status = await self._load(game_id, meta)
         actions = self._legal(game_id, version, state, seat)
         response = self.m.LegalResponse(version=version)
@@ -507,12 +513,9 @@ class GameServicer:
 
     @streaming("game")
     async def Watch(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        game_id = self._game_id(request)
         if request.from_version < 0:
             raise errors.invalid_argument("from_version", "must not be negative")
-        meta = await self._meta(game_id)
-        seat = self._seat(context, meta, required=False)
-        bind(game_id=game_id, seat=seat)
+        game_id, meta, seat = await self._caller(request, context, token_required=False)
         async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
             async for batch in feed:
                 for index, stored in enumerate(batch):
@@ -529,11 +532,9 @@ class GameServicer:
 
     @unary("game")
     async def GetLog(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        game_id = self._game_id(request)
         if request.from_version < 0 or request.limit < 0:
             raise errors.invalid_argument("from_version/limit", "must not be negative")
-        meta = await self._meta(game_id)
-        seat = self._seat(context, meta, required=False)
+        game_id, meta, seat = await self._caller(request, context, token_required=False)
         version, _state, status = await self._load(game_id, meta)
         entries = []
         for stored in await self.store.events(game_id, request.from_version, request.limit):
