@@ -9,12 +9,11 @@ per action kind); views go through ``json_format.ParseDict``.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
-from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
 from services.core.engine import Action, ScoreBoard
@@ -71,6 +70,7 @@ class ActionCodec:
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
         self._dicts: dict[Action, dict[str, Any]] = {}
+        self._wire: dict[Action, tuple[bytes, bytes]] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
@@ -99,9 +99,40 @@ class ActionCodec:
             self._dicts[action] = cached
         return cached
 
+    def _pieces(self, action: Action) -> tuple[bytes, bytes]:
+        """The wire bytes of an action's ``ActionRef`` without its id, and of its
+        ``LegalAction.action`` field; cached per action (engines reuse their
+        immutable Action objects)."""
+        cached = self._wire.get(action)
+        if cached is None:
+            ref_tail = common_pb2.ActionRef(label=action.label, kind=action.kind)
+            body = self.action_class(**self._as_dict(action)).SerializeToString()
+            cached = (ref_tail.SerializeToString(), b"\x12" + _varint(len(body)) + body)
+            if len(self._wire) > 50_000:
+                self._wire.clear()
+            self._wire[action] = cached
+        return cached
+
+    def legal_wire(self, field_number: int, actions: list[Action]) -> bytes:
+        """The wire encoding of ``repeated LegalAction <field> = field_number``
+        holding ``actions`` (id = index), to ``MergeFromString`` into a response.
+
+        Legal lists run to hundreds of entries; concatenating cached bytes is
+        about three times faster than building the sub-messages from Python.
+        """
+        tag = _varint(field_number << 3 | 2)
+        varint = _varint
+        out = []
+        for index, action in enumerate(actions):
+            ref_tail, action_field = self._pieces(action)
+            ref = b"\x08" + varint(index) + ref_tail if index else ref_tail
+            item = b"\x0a" + varint(len(ref)) + ref + action_field
+            out.append(tag + varint(len(item)) + item)
+        return b"".join(out)
+
     def fill_legal(self, container: Any, actions: list[Action]) -> None:
-        """Append one ``LegalAction`` per action (id = index) to a repeated field,
-        built in place from dicts: about twice as fast as building sub-messages."""
+        """Append one ``LegalAction`` per action (id = index) to a repeated field
+        (the reference for :meth:`legal_wire`, kept for tests)."""
         add = container.add
         as_dict = self._as_dict
         for index, action in enumerate(actions):
@@ -140,6 +171,21 @@ class ActionCodec:
         return self.to_proto(Action(kind, pairs))
 
 
+_SMALL_VARINTS = [bytes([n]) for n in range(128)]
+
+
+def _varint(value: int) -> bytes:
+    """Protobuf base-128 varint of a non-negative int."""
+    if value < 128:
+        return _SMALL_VARINTS[value]
+    out = bytearray()
+    while value >= 128:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 def _freeze(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
@@ -156,134 +202,17 @@ def args_to_json(action: Action) -> str:
     )
 
 
-class DictToProto:
-    """Builds one message class from plain dicts, fast.
-
-    A plan per message type is computed once from the descriptors. Building
-    then passes every scalar of a message to its constructor in one call and
-    grows repeated sub-messages in place with ``container.add(**scalars)``, so
-    no child is built twice and copied. About three times faster than
-    ``json_format.ParseDict``. An unknown key raises (``KeyError`` or, from the
-    constructor of a flat message, ``ValueError``).
-    """
-
-    _plans: ClassVar[dict[str, DictToProto]] = {}
-
-    def __init__(self, message_class: type[Message]) -> None:
-        self.message_class = message_class
-        # name -> None (plain scalar) or (kind, enum name -> number)
-        self.scalars: dict[str, tuple[str, dict[str, int]] | None] = {}
-        # name -> (kind, builder of the sub-message or None for scalar map values)
-        self.nested: dict[str, tuple[str, DictToProto | None]] = {}
-        DictToProto._plans[message_class.DESCRIPTOR.full_name] = self
-        for f in message_class.DESCRIPTOR.fields:
-            message_type = f.message_type
-            if message_type is not None and message_type.GetOptions().map_entry:
-                value_type = message_type.fields_by_name["value"].message_type
-                builder = DictToProto.of(GetMessageClass(value_type)) if value_type else None
-                self.nested[f.name] = ("map", builder)
-            elif message_type is not None:
-                builder = DictToProto.of(GetMessageClass(message_type))
-                self.nested[f.name] = ("repeated" if f.is_repeated else "single", builder)
-            elif f.type == _ENUM:
-                names = {v.name: v.number for v in f.enum_type.values}
-                self.scalars[f.name] = ("repeated" if f.is_repeated else "single", names)
-            else:
-                self.scalars[f.name] = None
-        # A flat message has no sub-messages and no repeated enums: its dict goes
-        # to the constructor as it is, with single enums mapped to numbers.
-        self.flat = not self.nested and all(
-            enum is None or enum[0] == "single" for enum in self.scalars.values()
-        )
-        self.single_enums = [
-            (name, enum[1]) for name, enum in self.scalars.items() if enum is not None
-        ]
-
-    @classmethod
-    def of(cls, message_class: type[Message]) -> DictToProto:
-        """The (cached) builder of ``message_class``."""
-        known = cls._plans.get(message_class.DESCRIPTOR.full_name)
-        return known if known is not None else cls(message_class)
-
-    def _split(self, values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
-        """Constructor keyword arguments, and the nested fields to fill afterwards."""
-        if self.flat:
-            # Only plain scalars and single enums (most leaf messages): no loop over values.
-            if not self.single_enums:
-                return values, []
-            kwargs = dict(values)
-            for name, names in self.single_enums:
-                if name in kwargs:
-                    kwargs[name] = names[kwargs[name]]
-            return kwargs, []
-        scalars = self.scalars
-        kwargs: dict[str, Any] = {}
-        nested: list[tuple[str, Any]] = []
-        for name, value in values.items():
-            if name not in scalars:
-                if name not in self.nested:
-                    raise KeyError(f"{self.message_class.DESCRIPTOR.full_name} has no {name!r}")
-                nested.append((name, value))
-                continue
-            enum = scalars[name]
-            if enum is None:
-                kwargs[name] = value
-            elif enum[0] == "single":
-                kwargs[name] = enum[1][value]
-            else:
-                kwargs[name] = [enum[1][v] for v in value]
-        return kwargs, nested
-
-    def _fill(self, message: Message, nested: list[tuple[str, Any]]) -> None:
-        for name, value in nested:
-            kind, builder = self.nested[name]
-            if kind == "repeated":
-                assert builder is not None
-                add = getattr(message, name).add
-                for item in value:
-                    kwargs, deeper = builder._split(item)
-                    child = add(**kwargs)
-                    if deeper:
-                        builder._fill(child, deeper)
-            elif kind == "single":
-                assert builder is not None
-                child = getattr(message, name)
-                kwargs, deeper = builder._split(value)
-                if kwargs:
-                    child.MergeFrom(builder.message_class(**kwargs))
-                else:
-                    child.SetInParent()
-                if deeper:
-                    builder._fill(child, deeper)
-            elif builder is None:
-                getattr(message, name).update(value)
-            else:
-                mapping = getattr(message, name)
-                for key, item in value.items():
-                    mapping[key].MergeFrom(builder(item))
-
-    def __call__(self, values: dict[str, Any]) -> Message:
-        kwargs, nested = self._split(values)
-        message = self.message_class(**kwargs)
-        if nested:
-            self._fill(message, nested)
-        return message
-
-    def fill(self, target: Message, values: dict[str, Any]) -> None:
-        """Build ``values`` into an existing (empty) message, e.g. a response's
-        ``view`` field, without building a separate message and copying it."""
-        kwargs, nested = self._split(values)
-        if kwargs:
-            target.MergeFrom(self.message_class(**kwargs))
-        else:
-            target.SetInParent()
-        if nested:
-            self._fill(target, nested)
-
-
 def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:
-    """The typed view message of an engine view."""
-    return DictToProto.of(view_class)(view)
+    """The typed view message of an engine view.
+
+    The generated constructor takes the nested dicts and lists as they are
+    (sub-messages as dicts, enums by value name) and builds the whole tree in
+    C: about 2.5 times faster than filling it field by field from Python, and
+    an unknown key still raises ``ValueError``. Response messages take a view
+    dict the same way (``ApplyResponse(view=...)``), so a view is never
+    built twice and copied.
+    """
+    return view_class(**view)
 
 
 def view_to_proto_reference(view: dict[str, Any], view_class: type[Message]) -> Message:

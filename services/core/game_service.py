@@ -29,7 +29,6 @@ from services.core import errors
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
-    DictToProto,
     args_to_json,
     options_from_proto,
     scoreboard_to_proto,
@@ -121,8 +120,11 @@ class GameServicer:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
-        self._view_builder = DictToProto.of(spec.types.View)
         self.hub = EventHub(store)
+        self._legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
+        self._next_actions_field = self.m.ApplyResponse.DESCRIPTOR.fields_by_name[
+            "next_actions"
+        ].number
         self._meta_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
         # (game_id, version, seat) -> legal actions; a version's state never
@@ -144,10 +146,6 @@ class GameServicer:
     def _view(self, state: Any, seat: int | None) -> Message:
         return view_to_proto(self.engine.view(state, seat), self.spec.types.View)
 
-    def _fill_view(self, target: Message, state: Any, seat: int | None) -> None:
-        """Build the seat's view straight into a response field."""
-        self._view_builder.fill(target, self.engine.view(state, seat))
-
     def _fill_stored_view(
         self, target: Message, game_id: str, version: int, state: Any, seat: int | None
     ) -> None:
@@ -156,10 +154,9 @@ class GameServicer:
         key = f"{game_id}:{version}:{-1 if seat is None else seat}"
         cached = self._view_cache.get(key)
         if cached is None:
-            self._fill_view(target, state, seat)
-            self._view_cache.put(key, target.SerializeToString())
-        else:
-            target.MergeFromString(cached)
+            cached = self._view(state, seat).SerializeToString()
+            self._view_cache.put(key, cached)
+        target.MergeFromString(cached)
 
     async def _meta(self, game_id: str) -> GameMeta:
         meta = self._meta_cache.get(game_id)
@@ -316,7 +313,7 @@ class GameServicer:
         version, state, _status = await self._load(game_id, meta)
         actions = self._legal(game_id, version, state, seat)
         response = self.m.LegalResponse(version=version)
-        self.codec.fill_legal(response.actions, actions)
+        response.MergeFromString(self.codec.legal_wire(self._legal_field, actions))
         messages = response.actions
         if request.with_score_preview and actions:
             key = f"{game_id}:{version}:{seat}:preview"
@@ -454,10 +451,10 @@ class GameServicer:
             status=FINISHED if finished else IN_PROGRESS,
             to_act=to_act,
             event=self._event(StoredEvent(version, event_fields), seat),
+            view=self.engine.view(state, seat),
         )
-        self._fill_view(response.view, state, seat)
         if next_legal:
-            self.codec.fill_legal(response.next_actions, next_legal)
+            response.MergeFromString(self.codec.legal_wire(self._next_actions_field, next_legal))
         new_encoded = self.engine.encode(state)
         outcome = await self.store.apply(
             game_id,

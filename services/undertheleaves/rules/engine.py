@@ -225,29 +225,51 @@ def _card_view(card: DwellerCard) -> dict[str, Any]:
     }
 
 
+#: (placed tile, hummingbirds on it) -> its View dict. A placed tile never
+#: changes, so its dict is built once and shared by every later view (views
+#: are read-only values); cleared when it grows past ``_TILE_VIEW_LIMIT``.
+_TILE_VIEWS: dict[tuple[PlacedTile, int], dict[str, Any]] = {}
+_TILE_VIEW_LIMIT = 50_000
+
+
+def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
+    """A placed tile with its four cells (reading order) and its hummingbirds."""
+    key = (placed, birds)
+    cached = _TILE_VIEWS.get(key)
+    if cached is not None:
+        return cached
+    tile, tx, ty, rotation, flipped = placed
+    x, y = 2 * tx, 2 * ty
+    (t0, m0), (t1, m1), (t2, m2), (t3, m3) = _FACE_VIEWS[tile][(rotation, flipped)]
+    cached = {
+        "tile": tile,
+        "x": tx,
+        "y": ty,
+        "rotation": rotation,
+        "flipped": flipped,
+        "cells": [
+            {"x": x, "y": y, "terrain": t0, "mushroom": m0},
+            {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
+            {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
+            {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
+        ],
+        "hummingbirds": birds,
+    }
+    if len(_TILE_VIEWS) >= _TILE_VIEW_LIMIT:
+        _TILE_VIEWS.clear()
+    _TILE_VIEWS[key] = cached
+    return cached
+
+
+#: Card id -> its View dict (cards never change).
+_CARD_VIEWS: dict[str, dict[str, Any]] = {
+    card_id: _card_view(card) for card_id, card in CARDS.items()
+}
+
+
 def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
     birds = garden.hummingbirds
-    faces = _FACE_VIEWS
-    tiles = []
-    for tile, tx, ty, rotation, flipped in garden.tiles:
-        x, y = 2 * tx, 2 * ty
-        (t0, m0), (t1, m1), (t2, m2), (t3, m3) = faces[tile][(rotation, flipped)]
-        tiles.append(
-            {
-                "tile": tile,
-                "x": tx,
-                "y": ty,
-                "rotation": rotation,
-                "flipped": flipped,
-                "cells": [
-                    {"x": x, "y": y, "terrain": t0, "mushroom": m0},
-                    {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
-                    {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
-                    {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
-                ],
-                "hummingbirds": birds.get((tx, ty), 0),
-            }
-        )
+    tiles = [_tile_view(placed, birds.get((placed[1], placed[2]), 0)) for placed in garden.tiles]
     return {
         "seat": seat,
         "tiles": tiles,
@@ -502,7 +524,7 @@ class UnderTheLeaves:
                     options.existing_sector_bonus_once_per_colour_per_turn
                 ),
             },
-            "dweller_cards": [_card_view(CARDS[card]) for card in state.cards],
+            "dweller_cards": [_CARD_VIEWS[card] for card in state.cards],
             "market": [
                 {"slot": slot, "tile": tile, "spaces": _spaces_view(tile)}
                 for slot, tile in enumerate(state.market)
