@@ -3,16 +3,27 @@
 A View message becomes a panel: its scalar fields in a two-column grid, each
 nested message as its own panel, each repeated message as a table (one row per
 element, one column per field; nested values shown compactly). A repeated
-message whose elements hold cells (descendants with integer ``x``, ``y`` and an
-enum, like a garden's tiles) is also drawn as a map per element, one letter
-per enum value. Enum values lose their prefix
+message whose elements hold cells is also drawn as a map per element, one
+letter per enum value. Enum values lose their prefix
 (``PHASE_PLACE_TILE`` -> ``place tile``). Nothing here knows a game.
+
+What counts as a cell is read from the message shapes:
+
+- a *cell* is a message with integer ``x``, ``y`` and a (singular) enum field;
+  its first bool field, if any, is its flag (drawn as a capital letter);
+- a *tile* is a message with integer ``x``, ``y`` and a repeated enum field of
+  k×k values (4 for a 2×2 tile): a square of cells packed in reading order, top
+  row first. Its i-th value is the cell ``(k*x + i % k, k*y - i // k)``, so a
+  2×2 tile at (x, y) covers (2x, 2y), (2x+1, 2y), (2x, 2y-1), (2x+1, 2y-1), in
+  that order. A repeated bool field of the same length is the cells' flag
+  (named in the plural: ``mushrooms`` is drawn as the flag ``mushroom``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from math import isqrt
+from typing import Any, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -125,22 +136,106 @@ def _cell(field: FieldDescriptor, value: Any) -> str:
     return scalar_text(field, value)
 
 
+class MapCell(NamedTuple):
+    """One cell of a map, taken from a cell message or from a tile's packed lists."""
+
+    #: Full name of the message it came from (the cell's or the tile's).
+    kind: str
+    x: int
+    y: int
+    #: The enum field its value belongs to, and that value.
+    enum_field: FieldDescriptor
+    number: int
+    #: The flag's name (``""`` when the message has no flag) and its value.
+    flag: str = ""
+    flagged: bool = False
+
+
+def _has_xy(names: Any) -> bool:
+    return "x" in names and "y" in names
+
+
 def _is_cell(message: Message) -> bool:
     names = message.DESCRIPTOR.fields_by_name
-    return "x" in names and "y" in names and any(f.type == _ENUM for f in names.values())
+    return _has_xy(names) and any(f.type == _ENUM and not f.is_repeated for f in names.values())
 
 
-def cells_of(message: Message, depth: int = 0) -> list[Message]:
-    """Every descendant with integer ``x``/``y`` and an enum field (a cell of a map)."""
-    found: list[Message] = []
+def _tile_field(message: Message) -> FieldDescriptor | None:
+    """The repeated enum field of a tile (see the module docstring), else None."""
+    names = message.DESCRIPTOR.fields_by_name
+    if not _has_xy(names):
+        return None
+    return next((f for f in names.values() if f.type == _ENUM and f.is_repeated), None)
+
+
+def _singular(name: str) -> str:
+    """The name of one element of a repeated field: ``mushrooms`` -> ``mushroom``."""
+    return name[:-1] if name.endswith("s") and len(name) > 1 else name
+
+
+def _cell_of(message: Message) -> MapCell:
+    fields = message.DESCRIPTOR.fields
+    enum_field = next(f for f in fields if f.type == _ENUM and not f.is_repeated)
+    flag = next((f for f in fields if f.type == FieldDescriptor.TYPE_BOOL), None)
+    return MapCell(
+        message.DESCRIPTOR.full_name,
+        message.x,
+        message.y,
+        enum_field,
+        getattr(message, enum_field.name),
+        flag.name if flag is not None else "",
+        bool(getattr(message, flag.name)) if flag is not None else False,
+    )
+
+
+def _tile_cells(message: Message, enum_field: FieldDescriptor) -> list[MapCell]:
+    """A tile's cells: value i is the cell (k*x + i % k, k*y - i // k), k*k values in all."""
+    values = list(getattr(message, enum_field.name))
+    k = isqrt(len(values))
+    if k == 0 or k * k != len(values):
+        return []
+    flag = next(
+        (
+            f
+            for f in message.DESCRIPTOR.fields
+            if f.type == FieldDescriptor.TYPE_BOOL
+            and f.is_repeated
+            and len(getattr(message, f.name)) == len(values)
+        ),
+        None,
+    )
+    flags = list(getattr(message, flag.name)) if flag is not None else [False] * len(values)
+    name = message.DESCRIPTOR.full_name
+    flag_name = _singular(flag.name) if flag is not None else ""
+    left, top = k * message.x, k * message.y
+    return [
+        MapCell(name, left + i % k, top - i // k, enum_field, number, flag_name, bool(flagged))
+        for i, (number, flagged) in enumerate(zip(values, flags, strict=True))
+    ]
+
+
+def _map_cells(message: Message) -> list[MapCell] | None:
+    """The cells ``message`` stands for itself (a cell or a tile), else None."""
+    if _is_cell(message):
+        return [_cell_of(message)]
+    tile = _tile_field(message)
+    if tile is not None:
+        return _tile_cells(message, tile)
+    return None
+
+
+def cells_of(message: Message, depth: int = 0) -> list[MapCell]:
+    """Every cell among the descendants: cell messages, and the cells of tile messages."""
+    found: list[MapCell] = []
     if depth > 4:
         return found
     for field, value in _set_fields(message):
         if field.type != _MESSAGE:
             continue
         for item in value if field.is_repeated else [value]:
-            if _is_cell(item):
-                found.append(item)
+            own = _map_cells(item)
+            if own is not None:
+                found.extend(own)
             else:
                 found.extend(cells_of(item, depth + 1))
     return found
@@ -168,20 +263,19 @@ def _style(name: str) -> str:
     return f"bold {name}"
 
 
-def cell_map(cells: Sequence[Message]) -> RenderableType | None:
-    """Cells drawn as a grid: one letter per enum value, capital when the first bool is set.
+def cell_map(cells: Sequence[MapCell]) -> RenderableType | None:
+    """Cells drawn as a grid: one letter per enum value, capital when the cell's flag is set.
 
-    Only the most common message type among ``cells`` is drawn.
+    Only the cells of the most common message type among ``cells`` are drawn.
     """
-    groups: dict[str, list[Message]] = {}
+    groups: dict[str, list[MapCell]] = {}
     for c in cells:
-        groups.setdefault(c.DESCRIPTOR.full_name, []).append(c)
+        groups.setdefault(c.kind, []).append(c)
     cells = max(groups.values(), key=len) if groups else []
     if len(cells) < 3:
         return None
-    fields = cells[0].DESCRIPTOR.fields
-    enum_field = next(f for f in fields if f.type == _ENUM)
-    flag = next((f for f in fields if f.type == FieldDescriptor.TYPE_BOOL), None)
+    enum_field = cells[0].enum_field
+    flag = cells[0].flag
     xs = [c.x for c in cells]
     ys = [c.y for c in cells]
     if max(xs) - min(xs) > MAP_LIMIT or max(ys) - min(ys) > MAP_LIMIT:
@@ -189,11 +283,10 @@ def cell_map(cells: Sequence[Message]) -> RenderableType | None:
     symbols = _symbols(enum_field)
     grid: dict[tuple[int, int], tuple[str, str]] = {}
     for c in cells:
-        number = getattr(c, enum_field.name)
-        letter = symbols.get(number, "?")
-        if flag is not None and getattr(c, flag.name):
+        letter = symbols.get(c.number, "?")
+        if c.flagged:
             letter = letter.upper()
-        grid[(c.x, c.y)] = (letter, _style(enum_text(enum_field, number)))
+        grid[(c.x, c.y)] = (letter, _style(enum_text(enum_field, c.number)))
     text = Text()
     for y in range(max(ys), min(ys) - 1, -1):
         text.append(f"{y:>3} ", style="dim")
@@ -203,8 +296,8 @@ def cell_map(cells: Sequence[Message]) -> RenderableType | None:
         text.append("\n")
     text.append(f"    x {min(xs)}..{max(xs)}\n", style="dim")
     legend = "  ".join(f"{letter} {enum_text(enum_field, n)}" for n, letter in symbols.items())
-    if flag is not None:
-        legend += f"  (capital: {flag.name.replace('_', ' ')})"
+    if flag:
+        legend += f"  (capital: {flag.replace('_', ' ')})"
     text.append(legend, style="dim")
     return text
 
@@ -218,7 +311,7 @@ def maps_of(name: str, items: Sequence[Message]) -> list[RenderableType]:
             continue
         who = getattr(item, "seat", index) if "seat" in item.DESCRIPTOR.fields_by_name else index
         panels.append(Panel(drawn, title=f"{title(name)}: seat {who}", expand=False))
-    direct = [i for i in items if _is_cell(i)]
+    direct = [c for i in items for c in _map_cells(i) or ()]
     drawn = cell_map(direct) if direct else None
     if drawn is not None:
         panels.append(Panel(drawn, title=f"{title(name)} map", expand=False))

@@ -134,6 +134,8 @@ def test_contract_view_shows_turn_phase_pieces_and_scores():
     assert [m["slot"] for m in view["market"]] == [0, 1, 2]
     assert all(len(m["spaces"]) == 4 for m in view["market"])
     garden = view["gardens"][0]
-    assert garden["tiles"][0]["hummingbirds"] == 0 and len(garden["tiles"][0]["cells"]) == 4
+    start = garden["tiles"][0]
+    assert start["hummingbirds"] == 0
+    assert len(start["terrains"]) == len(start["mushrooms"]) == 4
     assert garden["pieces"] == {"bees": 0, "hummingbirds": 0, "leaf": 0, "puddle": 0, "mushroom": 0}
     assert garden["score"] == 0

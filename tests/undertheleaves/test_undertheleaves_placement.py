@@ -13,6 +13,7 @@ from undertheleaves_builder import (
 
 from services.core.engine import Action, IllegalAction
 from services.undertheleaves.rules import state as st
+from services.undertheleaves.rules.board import board_for, cell_id
 from services.undertheleaves.rules.catalogue import (
     FACES,
     GARDEN_TILES,
@@ -46,7 +47,7 @@ def rejected(state, action, seat=None):
 def cells_of(state, seat, x, y):
     garden = ENGINE.view(state, None)["gardens"][seat]
     tile = next(t for t in garden["tiles"] if (t["x"], t["y"]) == (x, y))
-    return [(c["terrain"], c["mushroom"]) for c in tile["cells"]]
+    return list(zip(tile["terrains"], tile["mushrooms"], strict=True))
 
 
 def taken(seed=2, slot=0, **options):
@@ -139,9 +140,12 @@ def test_rule_rotation_turns_the_tile_clockwise():
         ("TERRAIN_ORANGE", False),
     )
     assert cells_of(state, 0, 1, 0) == [pink, green, pink, orange]
-    # Cells: tl=(2x, 2y), tr=(2x+1, 2y), bl=(2x, 2y-1), br=(2x+1, 2y-1).
-    tile = ENGINE.view(state, 0)["gardens"][0]["tiles"][1]
-    assert [(c["x"], c["y"]) for c in tile["cells"]] == [(2, 0), (3, 0), (2, -1), (3, -1)]
+    # The view's lists are in reading order: tl=(2x, 2y), tr=(2x+1, 2y), bl=(2x, 2y-1),
+    # br=(2x+1, 2y-1); for the tile at (1, 0): (2, 0), (3, 0), (2, -1), (3, -1).
+    board = board_for(state.gardens[0].tiles)
+    at = [(2, 0), (3, 0), (2, -1), (3, -1)]
+    assert [board.terrain[cell_id(x, y)] for x, y in at] == ["pink", "green", "pink", "orange"]
+    assert [cell_id(x, y) in board.mushrooms for x, y in at] == [False, True, False, False]
 
 
 @pytest.mark.parametrize("rotation", [45, 360, -90])

@@ -233,13 +233,18 @@ _TILE_VIEW_LIMIT = 50_000
 
 
 def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
-    """A placed tile with its four cells (reading order) and its hummingbirds."""
+    """A placed tile, its four cells and its hummingbirds.
+
+    The cells are two flat lists, ``terrains`` and ``mushrooms``, in the tile's
+    reading order: (2x, 2y), (2x+1, 2y), (2x, 2y-1), (2x+1, 2y-1) for the tile at
+    (x, y) (``board.tile_cells``); no dict per cell, so the View holds no
+    sub-message per cell.
+    """
     key = (placed, birds)
     cached = _TILE_VIEWS.get(key)
     if cached is not None:
         return cached
     tile, tx, ty, rotation, flipped = placed
-    x, y = 2 * tx, 2 * ty
     (t0, m0), (t1, m1), (t2, m2), (t3, m3) = _FACE_VIEWS[tile][(rotation, flipped)]
     cached = {
         "tile": tile,
@@ -247,12 +252,8 @@ def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
         "y": ty,
         "rotation": rotation,
         "flipped": flipped,
-        "cells": [
-            {"x": x, "y": y, "terrain": t0, "mushroom": m0},
-            {"x": x + 1, "y": y, "terrain": t1, "mushroom": m1},
-            {"x": x, "y": y - 1, "terrain": t2, "mushroom": m2},
-            {"x": x + 1, "y": y - 1, "terrain": t3, "mushroom": m3},
-        ],
+        "terrains": [t0, t1, t2, t3],
+        "mushrooms": [m0, m1, m2, m3],
         "hummingbirds": birds,
     }
     if len(_TILE_VIEWS) >= _TILE_VIEW_LIMIT:
