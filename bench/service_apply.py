@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -34,6 +35,8 @@ from bench.report import machine, write_section
 from services.core.redis_server import free_port, start_local_redis
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
+#: Apply/s no service reaches here: sizes the stock of recorded games.
+MAX_RATE = 5000
 
 
 @contextmanager
@@ -75,14 +78,24 @@ def record_games(engine: Any, players: int, seeds: list[int]) -> list[list[tuple
 
 
 async def apply_load(
-    spec: Any, players: int, address: str, concurrency: int, seconds: float
+    spec: Any, players: int, address: str, concurrency: int, seconds: float, first_seed: int
 ) -> tuple[list[float], float]:
     """C clients replay recorded random games with Apply only; return the Apply
-    latencies and the elapsed wall time (NewGame calls between games are untimed)."""
+    latencies and the elapsed wall time (NewGame calls between games are untimed).
+
+    Every game has its own seed (from ``first_seed`` up, never reused within
+    a run), and enough are recorded that a client does not run out, so no
+    cache can see the same game twice.
+    """
     latencies: list[float] = []
     m = spec.messages
     short = spec.service_name.rsplit(".", 1)[1]
-    seeds = [[1000 * index + k + 1 for k in range(4)] for index in range(concurrency)]
+    decisions = len(record_games(spec.engine, players, [first_seed])[0])
+    per_client = 2 + int(seconds * MAX_RATE / concurrency / max(decisions, 1))
+    seeds = [
+        [first_seed + per_client * index + k for k in range(per_client)]
+        for index in range(concurrency)
+    ]
     recorded = [record_games(spec.engine, players, worker_seeds) for worker_seeds in seeds]
     async with grpc.aio.insecure_channel(address) as channel:
         stub = getattr(spec.grpc_module, f"{short}Stub")(channel)
@@ -91,7 +104,8 @@ async def apply_load(
         async def worker(index: int) -> None:
             game = 0
             while time.perf_counter() < deadline:
-                seed, moves = seeds[index][game % 4], recorded[index][game % 4]
+                seed = seeds[index][game % per_client]
+                moves = recorded[index][game % per_client]
                 game += 1
                 created = await stub.NewGame(
                     m.NewGameRequest(common=common_pb2.CommonOptions(players=players, seed=seed))
@@ -136,6 +150,12 @@ async def baseline_load(
         return latencies, time.perf_counter() - started
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, all threads) a child process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-quantile in milliseconds."""
     ordered = sorted(values)
@@ -165,25 +185,31 @@ async def run(
     env = {"REDIS_URL": url, "PORT": str(game_port), "METRICS_PORT": "0", "LOG_LEVEL": "warning"}
     rows = []
     with (
-        process([sys.executable, "-m", f"services.{game}"], env),
+        process([sys.executable, "-m", f"services.{game}"], env) as service,
         process(
             [sys.executable, "-m", "bench.baseline_server", str(base_port), url, str(size)], {}
-        ),
+        ) as baseline,
     ):
         await wait_ready(f"127.0.0.1:{game_port}")
         await wait_ready(f"127.0.0.1:{base_port}")
-        await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 1.0)  # warm up
+        await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 1.0, 1)  # warm up
+        first_seed = 1_000_000
         for level in levels:
+            cpu_before = cpu_seconds(baseline.pid)
             base_lat, base_time = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
+            base_cpu = (cpu_seconds(baseline.pid) - cpu_before) / len(base_lat)
+            cpu_before = cpu_seconds(service.pid)
             app_lat, app_time = await apply_load(
-                spec, players, f"127.0.0.1:{game_port}", level, seconds
+                spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed
             )
+            app_cpu = (cpu_seconds(service.pid) - cpu_before) / len(app_lat)
+            first_seed += 1_000_000
             base_rate, app_rate = len(base_lat) / base_time, len(app_lat) / app_time
             rows.append(
                 f"| {game} | {players} | {level} | {app_rate:,.0f} | {pct(app_lat, 0.5):.2f} "
-                f"| {pct(app_lat, 0.99):.2f} "
+                f"| {pct(app_lat, 0.99):.2f} | {app_cpu * 1e6:,.0f} "
                 f"| {base_rate:,.0f} | {pct(base_lat, 0.5):.2f} | {pct(base_lat, 0.99):.2f} "
-                f"| {100 * app_rate / base_rate:.0f}% |"
+                f"| {base_cpu * 1e6:,.0f} | {100 * app_rate / base_rate:.0f}% |"
             )
             print(rows[-1], flush=True)
     notes = [
@@ -203,6 +229,7 @@ def main() -> None:
                                        "skygarden:2"],
         help="GAME:PLAYERS pairs",
     )  # fmt: skip
+    parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL")
     local = None if url else start_local_redis()
@@ -225,17 +252,20 @@ def main() -> None:
         f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
         "client, service, baseline server and Redis share the machine's 2 cores). Each client "
         "replays random games recorded in process, one Apply per decision (a NewGame between "
-        "games, untimed); the baseline is an empty gRPC unary call "
-        "plus one Redis EVALSHA writing a value of the game's largest state size.",
+        "games, untimed); every game has its own seed, so no cache sees a game twice. "
+        "The baseline is an empty gRPC unary call "
+        "plus one Redis EVALSHA writing a value of the game's largest state size. "
+        "CPU columns: the server process's CPU time (all threads) per call.",
         "",
-        "| game | players | clients | Apply/s | p50 ms | p99 ms | baseline/s | p50 ms | p99 ms "
-        "| Apply ÷ baseline |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| game | players | clients | Apply/s | p50 ms | p99 ms | CPU µs/Apply "
+        "| baseline/s | p50 ms | p99 ms | CPU µs/call | Apply ÷ baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
         "",
         *notes,
     ]
-    write_section("service", "\n".join(lines))
+    if not args.no_write:
+        write_section("service", "\n".join(lines))
 
 
 if __name__ == "__main__":

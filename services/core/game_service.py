@@ -274,7 +274,7 @@ class GameServicer:
             game_id, meta, encoded, _status_name(finished), event, self.settings.idle_ttl_seconds
         )
         self._meta_cache.put(game_id, meta)
-        self._state_cache.put(game_id, (1, encoded))
+        self._state_cache.put(game_id, (1, state))
         GAMES_CREATED.labels(self.spec.name).inc()
         bind(game_id=game_id)
         log.info("game_created", players=players, options=options)
@@ -403,13 +403,18 @@ class GameServicer:
         seat = self._seat(context, meta, required=True)
         assert seat is not None
         bind(game_id=game_id, seat=seat, request_id=request.request_id)
-        fingerprint = self._fingerprint(request, seat)
+        fingerprint = self._fingerprint(request, seat) if request.request_id else ""
         expected = request.expected_version
 
+        # The state object this process wrote last for the game, taken out of
+        # the cache while this call owns it (engines may apply in place); it goes
+        # back only once its write has won, so a failed call leaves no trace.
         cached = self._state_cache.get(game_id)
         if cached is not None and cached[0] == expected:
-            encoded = cached[1]
+            del self._state_cache[game_id]
+            state = cached[1]
         else:
+            cached = None
             stored = await self.store.load(game_id, meta)
             if stored is None:
                 raise errors.not_found(game_id)
@@ -418,12 +423,13 @@ class GameServicer:
                 if replayed is not None:
                     return replayed
                 raise errors.stale_version(expected, stored.version)
-            encoded = stored.state
-        state = self.engine.decode(encoded)
+            state = self.engine.decode(stored.state)
 
         try:
             action = self._decide(game_id, request, state, seat)
         except errors.ServiceError:
+            if cached is not None:
+                self._state_cache.put(game_id, cached)  # untouched: still good
             replayed = await self._replay(game_id, request, fingerprint)
             if replayed is not None:
                 return replayed
@@ -471,14 +477,13 @@ class GameServicer:
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
         )
         if outcome.kind == "OK":
-            self._state_cache.put(game_id, (version, new_encoded))
+            self._state_cache.put(game_id, (version, state))
             if next_legal is not None:
                 self._legal_cache.put(f"{game_id}:{version}:{seat}", next_legal)
             if finished:
                 GAMES_FINISHED.labels(self.spec.name).inc()
                 log.info("game_finished", version=version)
             return response
-        self._state_cache.pop(game_id, None)
         if outcome.kind == "DUP":
             return self._stored_response(outcome.stored, request.request_id, fingerprint)
         if outcome.kind == "STALE":

@@ -53,6 +53,8 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
 
     def decorate(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
         method = handler.__name__
+        latency = RPC_LATENCY.labels(service, method)
+        counted: dict[str, Any] = {}  # code -> its counter child, looked up once
 
         @functools.wraps(handler)
         async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
@@ -73,8 +75,11 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
                 await context.abort(grpc.StatusCode.INTERNAL, "internal error")
                 raise
             finally:
-                RPCS.labels(service, method, code).inc()
-                RPC_LATENCY.labels(service, method).observe(time.perf_counter() - started)
+                counter = counted.get(code)
+                if counter is None:
+                    counter = counted[code] = RPCS.labels(service, method, code)
+                counter.inc()
+                latency.observe(time.perf_counter() - started)
 
         return wrapper
 

@@ -17,13 +17,17 @@ the event and stores the result. Concurrent writers can never both win.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -131,14 +135,66 @@ SOCKET_TIMEOUT_SECONDS = 10.0
 BLOCKING_READ_MS = 2000
 
 
+class HiredisPackingConnection(aioredis.Connection):
+    """redis-py's asyncio TCP connection, packing commands with hiredis in C.
+
+    redis-py's blocking client already packs with hiredis when it is installed;
+    its asyncio connection packs in Python, about 25 µs for an Apply's 28
+    arguments. Same bytes on the wire.
+    """
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        first = args[0]
+        if isinstance(first, str):
+            first = first.encode()
+        if b" " in first:  # "CLIENT SETINFO": the words go as separate arguments
+            args = (*first.split(), *args[1:])
+        return [hiredis.pack_command(args)]
+
+    async def send_packed_command(
+        self, command: bytes | str | Iterable[bytes], check_health: bool = True
+    ) -> None:
+        """redis-py's own send, bounded by ``asyncio.timeout`` instead of
+        ``asyncio.wait_for``: on Python 3.11 ``wait_for`` wraps every write in a
+        new task (about 15 µs and an extra event-loop turn per command)."""
+        if not self.socket_timeout:
+            await super().send_packed_command(command, check_health)
+            return
+        if not self.is_connected:
+            await self.connect_check_health(check_health=False)
+        if check_health:
+            await self.check_health()
+        if isinstance(command, str):
+            command = command.encode()
+        if isinstance(command, bytes):
+            command = [command]
+        try:
+            async with asyncio.timeout(self.socket_timeout):
+                self._writer.writelines(command)
+                await self._writer.drain()
+        except TimeoutError:
+            await self.disconnect(nowait=True)
+            raise RedisTimeoutError("Timeout writing to socket") from None
+        except OSError as error:
+            await self.disconnect(nowait=True)
+            raise RedisConnectionError(f"Error while writing to socket: {error}") from error
+        except BaseException:
+            # A half-sent command leaves the connection unusable, as in redis-py.
+            await self.disconnect(nowait=True)
+            raise
+
+
 def connect(url: str, cluster: bool) -> aioredis.Redis | RedisCluster:
     """An asyncio client: cluster-aware when ``cluster`` is set."""
     if cluster:
         return RedisCluster.from_url(
             url, decode_responses=False, socket_timeout=SOCKET_TIMEOUT_SECONDS
         )
+    extra: dict[str, Any] = {}
+    if url.startswith("redis://"):  # TLS and unix sockets keep their own classes
+        extra["connection_class"] = HiredisPackingConnection
     return aioredis.Redis.from_url(
-        url, decode_responses=False, protocol=2, socket_timeout=SOCKET_TIMEOUT_SECONDS
+        url, decode_responses=False, protocol=2, socket_timeout=SOCKET_TIMEOUT_SECONDS, **extra
     )
 
 

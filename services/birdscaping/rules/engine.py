@@ -11,7 +11,6 @@ resolve a When Activated ability, discard down to the hand limit.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,7 +62,15 @@ from services.birdscaping.rules.cards import (
     food_short,
     food_text,
 )
-from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
+from services.core.engine import (
+    Action,
+    IllegalAction,
+    OptionError,
+    Rng,
+    ScoreBoard,
+    SeatScore,
+    jsonstate,
+)
 
 # Phases
 DRAFT, GIVE, PLAY, OVER = "draft", "give", "play", "over"
@@ -1137,11 +1144,11 @@ class BirdscapingEngine:
     # ------------------------------------------------------------------ codec
     def encode(self, s: State) -> bytes:
         """Deterministic JSON bytes of the full state."""
-        return json.dumps(s.to_dict(), sort_keys=True, separators=(",", ":")).encode()
+        return jsonstate.dumps(s.to_dict(), sort_keys=True)
 
     def decode(self, data: bytes) -> State:
         """Inverse of :meth:`encode`."""
-        return State.from_dict(json.loads(data))
+        return State.from_dict(jsonstate.loads(data))
 
 
 __all__ = ["BirdscapingEngine", "State"]

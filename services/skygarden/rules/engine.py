@@ -19,11 +19,18 @@ resolved.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
+from services.core.engine import (
+    Action,
+    IllegalAction,
+    OptionError,
+    Rng,
+    ScoreBoard,
+    SeatScore,
+    jsonstate,
+)
 
 from . import actions as A
 from . import data as D
@@ -433,10 +440,10 @@ class SkyGardenEngine:
 
     # ------------------------------------------------------------------ storage
     def encode(self, state: dict[str, Any]) -> bytes:
-        return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
+        return jsonstate.dumps(state, sort_keys=True)
 
     def decode(self, data: bytes) -> dict[str, Any]:
-        return json.loads(data)
+        return jsonstate.loads(data)
 
 
 # ====================================================================== round layout

@@ -12,11 +12,11 @@ order (ascending), so records encode to JSON as they are.
 
 from __future__ import annotations
 
-import json
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from services.core.engine import jsonstate
 from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position, board_for
 
 TAKE_TILE = "take_tile"
@@ -152,7 +152,7 @@ def _options(flags: list[bool]) -> Options:
 def encode(state: State) -> bytes:
     """Deterministic JSON: records are tuples, so they encode as arrays as they are."""
     o = state.options
-    data = json.dumps(
+    return jsonstate.dumps(
         {
             "v": FORMAT_VERSION,
             "players": state.players,
@@ -182,10 +182,7 @@ def encode(state: State) -> bytes:
             "rng": state.rng,
         },
         sort_keys=True,
-        separators=(",", ":"),
-    ).encode()
-    _keep(data, clone(state))
-    return data
+    )
 
 
 def decode(data: bytes) -> State:
@@ -202,7 +199,7 @@ def decode(data: bytes) -> State:
 
 def parse(data: bytes) -> State:
     """The state ``data`` encodes, read from the JSON."""
-    raw: dict[str, Any] = json.loads(data)
+    raw: dict[str, Any] = jsonstate.loads(data)
     if raw.get("v") != FORMAT_VERSION:
         raise ValueError(f"unsupported state format {raw.get('v')!r}")
     make_tile = PlacedTile._make

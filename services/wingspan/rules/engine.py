@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
+from services.core.engine import jsonstate
 from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
 from services.core.engine.rng import Rng
 
@@ -426,10 +426,10 @@ class WingspanEngine:
     def encode(self, s: State) -> bytes:
         obj = {f: getattr(s, f) for f in State.FIELDS}
         obj["rng"] = s.rng.state
-        return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+        return jsonstate.dumps(obj, sort_keys=True)
 
     def decode(self, data: bytes) -> State:
-        obj = json.loads(data)
+        obj = jsonstate.loads(data)
         s = State()
         for f in State.FIELDS:
             setattr(s, f, obj[f])

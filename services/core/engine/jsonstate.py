@@ -1,0 +1,35 @@
+"""JSON bytes for engine states, through orjson.
+
+Every engine stores its state as JSON (data, readable with any tool). orjson
+writes and reads it about five times faster than the standard library, which
+matters because a service encodes the state on every Apply. Output is compact
+(no spaces), keys keep insertion order unless ``sort_keys``, int dict keys
+become strings (as with ``json``) and tuples, including named tuples, become
+arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+_SORTED = _OPTIONS | orjson.OPT_SORT_KEYS
+
+
+def _as_array(value: Any) -> Any:
+    """Named tuples (tuple subclasses orjson leaves to us) encode as arrays."""
+    if isinstance(value, tuple):
+        return tuple(value)
+    raise TypeError(f"cannot store {type(value).__name__} in a state")
+
+
+def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
+    """Compact JSON bytes of ``value``."""
+    return orjson.dumps(value, default=_as_array, option=_SORTED if sort_keys else _OPTIONS)
+
+
+def loads(data: bytes | str) -> Any:
+    """The value of JSON ``data``."""
+    return orjson.loads(data)
