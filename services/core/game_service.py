@@ -23,13 +23,16 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
 from services.core import errors
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
+    ViewWire,
     args_to_json,
+    field_wire,
     options_from_proto,
     scoreboard_to_proto,
     view_to_proto,
@@ -68,6 +71,10 @@ class GameSpec:
     types: ModuleType
     grpc_module: ModuleType
     adapt_options: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda o: o)
+    #: The engine's views are fresh values that never alias its mutable state,
+    #: so Apply may keep them to reuse the bytes of unchanged parts
+    #: (:class:`~services.core.convert.ViewWire`).
+    view_parts_are_values: bool = False
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
@@ -78,10 +85,36 @@ def servicer_class(spec: GameSpec) -> type[GameServicer]:
     return type(f"{short}Service", (GameServicer, base), {"__doc__": doc})
 
 
+def _serialize(response: Message | bytes) -> bytes:
+    """A response message's bytes; a handler may also return them ready-made."""
+    return response if isinstance(response, bytes) else response.SerializeToString()
+
+
 def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Server) -> None:
-    """Register a game's servicer on ``server``."""
+    """Register a game's servicer on ``server``.
+
+    As the generated ``add_<Game>Servicer_to_server`` does (registered
+    methods), except that a handler may return its response already
+    serialized: Apply assembles its reply from cached bytes.
+    """
     short = spec.service_name.rsplit(".", 1)[1]
-    getattr(spec.grpc_module, f"add_{short}Servicer_to_server")(servicer, server)
+    service = spec.messages.DESCRIPTOR.services_by_name[short]
+    handlers = {}
+    for method in service.methods:
+        factory = (
+            grpc.unary_stream_rpc_method_handler
+            if method.server_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = factory(
+            getattr(servicer, method.name),
+            request_deserializer=GetMessageClass(method.input_type).FromString,
+            response_serializer=_serialize,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(spec.service_name, handlers),)
+    )
+    server.add_registered_method_handlers(spec.service_name, handlers)
 
 
 class _Lru(OrderedDict[str, Any]):
@@ -122,9 +155,12 @@ class GameServicer:
         self.codec = ActionCodec(spec.types.Action)
         self.hub = EventHub(store)
         self._legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
-        self._next_actions_field = self.m.ApplyResponse.DESCRIPTOR.fields_by_name[
-            "next_actions"
-        ].number
+        apply_fields = self.m.ApplyResponse.DESCRIPTOR.fields_by_name
+        self._next_actions_field = apply_fields["next_actions"].number
+        self._view_field = apply_fields["view"].number
+        self._view_wire = ViewWire(spec.types.View)
+        # game id -> the parts of its last Apply view (see ViewWire)
+        self._view_parts = _Lru(CACHE_SIZE // 2)
         self._meta_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
         # (game_id, version, seat) -> legal actions; a version's state never
@@ -145,6 +181,17 @@ class GameServicer:
 
     def _view(self, state: Any, seat: int | None) -> Message:
         return view_to_proto(self.engine.view(state, seat), self.spec.types.View)
+
+    def _view_bytes(self, game_id: str, state: Any, seat: int | None) -> bytes:
+        """The serialized view, reusing unchanged parts when the game allows."""
+        view = self.engine.view(state, seat)
+        if not self.spec.view_parts_are_values:
+            return self.spec.types.View(**view).SerializeToString()
+        kept = self._view_parts.get(game_id)
+        if kept is None:
+            kept = {}
+            self._view_parts.put(game_id, kept)
+        return self._view_wire.encode(view, kept)
 
     def _fill_stored_view(
         self, target: Message, game_id: str, version: int, state: Any, seat: int | None
@@ -375,10 +422,11 @@ class GameServicer:
         stored = await self.store.stored_result(game_id, request.request_id)
         return self._stored_response(stored, request.request_id, fingerprint) if stored else None
 
-    def _stored_response(self, stored: bytes, request_id: str, fingerprint: str) -> Any:
+    def _stored_response(self, stored: bytes, request_id: str, fingerprint: str) -> bytes:
+        """The first reply to ``request_id``, as sent (serialized)."""
         if stored[:FINGERPRINT_LENGTH].decode() != fingerprint:
             raise errors.request_id_reused(request_id)
-        return self.m.ApplyResponse.FromString(zlib.decompress(stored[FINGERPRINT_LENGTH:]))
+        return zlib.decompress(stored[FINGERPRINT_LENGTH:])
 
     def _choose(self, request: Any, legal: list[Action]) -> Action:
         if request.WhichOneof("choice") == "action_id":
@@ -452,15 +500,15 @@ class GameServicer:
             "t": str(int(time.time() * 1000)), "st": _status_name(finished),
             "ta": ",".join(map(str, to_act)),
         }  # fmt: skip
+        # The reply is assembled as bytes: head, view (cached parts), legal list.
         response = self.m.ApplyResponse(
             version=version,
             status=FINISHED if finished else IN_PROGRESS,
             to_act=to_act,
             event=self._event(StoredEvent(version, event_fields), seat),
-            view=self.engine.view(state, seat),
-        )
+        ).SerializeToString() + field_wire(self._view_field, self._view_bytes(game_id, state, seat))
         if next_legal:
-            response.MergeFromString(self.codec.legal_wire(self._next_actions_field, next_legal))
+            response += self.codec.legal_wire(self._next_actions_field, next_legal)
         new_encoded = self.engine.encode(state)
         outcome = await self.store.apply(
             game_id,
@@ -472,7 +520,7 @@ class GameServicer:
             fingerprint=fingerprint,
             # Stored only for retries, so only when the client named its request;
             # compressed (views shrink about 3x) since every Apply of a bot keeps one.
-            result=zlib.compress(response.SerializeToString(), 1) if request.request_id else b"",
+            result=zlib.compress(response, 1) if request.request_id else b"",
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
         )

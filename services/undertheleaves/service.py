@@ -28,4 +28,5 @@ SPEC = GameSpec(
     types=types_pb2,
     grpc_module=service_pb2_grpc,
     adapt_options=adapt_options,
+    view_parts_are_values=True,
 )

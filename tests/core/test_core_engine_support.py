@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from services.core.convert import ActionCodec, view_to_proto, view_to_proto_reference
+from services.core.convert import ActionCodec, ViewWire, view_to_proto, view_to_proto_reference
 from services.core.engine import Rng, ScoreBoard, SeatScore
 from services.registry import GAMES
 
@@ -116,8 +116,37 @@ def test_legal_lists_convert_the_same_both_ways(name: str, engine) -> None:
         actions = engine.legal(state, seat)
         response = spec.messages.LegalResponse()
         codec.fill_legal(response.actions, actions)
+        for _ in range(2):  # cold, then from the per-(action, index) cache
+            wired = spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions))
+            assert wired == response
+            wired = spec.messages.ApplyResponse.FromString(codec.legal_wire(5, actions))
+            assert list(wired.next_actions) == list(response.actions)
         for index, (built, action) in enumerate(zip(response.actions, actions, strict=True)):
             assert built.ref.id == index and built.ref.label == action.label
             assert built.action == codec.to_proto(action)
             assert codec.matches(built.action, action)
         state = engine.apply(state, seat, actions[chooser.below(len(actions))])
+
+
+@pytest.mark.parametrize(
+    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_view_wire_reusing_parts_equals_a_fresh_build(name: str, engine) -> None:
+    """Views assembled from kept part bytes (one kept store per game, readers
+    taking turns as in play) parse to exactly the message built afresh."""
+    spec = _service_spec(name)
+    if spec is None:
+        pytest.skip(f"{name} has no service yet")
+    wire = ViewWire(spec.types.View)
+    for players in (engine.min_players, engine.max_players):
+        kept: dict = {}
+        state = engine.setup(players, {}, 3)
+        chooser = Rng(3)
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            actions = engine.legal(state, seat)
+            state = engine.apply(state, seat, actions[chooser.below(len(actions))])
+            for reader in (seat, None):
+                view = engine.view(state, reader)
+                built = spec.types.View.FromString(wire.encode(view, kept))
+                assert built == spec.types.View(**view)

@@ -53,6 +53,16 @@ class Action:
     label: str = ""
     secret: bool = False
     public_label: str = ""
+    #: Cache of ``hash(self)`` (0 until first asked): the service looks actions
+    #: up in its wire caches several times each.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        cached = self._hash
+        if not cached:
+            cached = hash((self.kind, self.args, self.label, self.secret, self.public_label)) or 1
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     def arg(self, name: str) -> ArgValue:
         """Return the value of argument ``name`` (KeyError if absent)."""
