@@ -17,7 +17,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
-from services.core.engine import Action, ScoreBoard
+from services.core.engine import Action, ScoreBoard, jsonstate
 
 _ENUM = FieldDescriptor.TYPE_ENUM
 
@@ -203,10 +203,8 @@ def _message_class_of(parent: type[Message], field_name: str) -> type[Message]:
 
 
 def args_to_json(action: Action) -> str:
-    """Compact JSON of an action's args, for the event log."""
-    return json.dumps(
-        [[n, list(v) if isinstance(v, tuple) else v] for n, v in action.args], separators=(",", ":")
-    )
+    """Compact JSON of an action's args (``[[name, value], ...]``), for the event log."""
+    return jsonstate.dumps(action.args).decode()
 
 
 def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:
