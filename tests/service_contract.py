@@ -446,6 +446,44 @@ class ServiceContract:
             grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_ILLEGAL_ACTION",
         )  # fmt: skip
 
+    def test_rejections_mid_game_leave_the_game_as_played_in_process(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """The service keeps the state object it last wrote and applies in place:
+        after every decision a stale version, an unknown id and an illegal typed
+        action are rejected, and the game still ends byte-identical to the same
+        decisions played in process (nothing of a rejected call stays behind)."""
+        engine, players, seed = self.spec.engine, self.player_counts[0], 77
+        created = client.new_game(players, seed=seed)
+        game_id, version = created.game_id, created.version
+        tokens = {c.seat: c.token for c in created.credentials}
+        state = engine.setup(players, {}, seed)
+        chooser = random.Random(seed)
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            actions = engine.legal(state, seat)
+            legal = client.legal(game_id, tokens[seat]).actions
+            token = tokens[seat]
+            rejected = (
+                (grpc.StatusCode.ABORTED, {"version": version + 1, "action_id": 0}),
+                (
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    {"version": version, "action_id": len(legal)},
+                ),
+                (
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    {"version": version, "action": self.illegal_action(legal)},
+                ),
+            )
+            for code, arguments in rejected:
+                with pytest.raises(grpc.RpcError) as caught:
+                    client.apply(game_id, token, **arguments)
+                assert caught.value.code() == code
+            choice = chooser.randrange(len(actions))
+            version = client.apply(game_id, tokens[seat], version, action_id=choice).version
+            state = engine.apply(state, seat, actions[choice])
+        assert raw_redis.hget(game_key(game_id), "state") == engine.encode(state)
+
     def illegal_action(self, legal: list[Any]) -> Any:
         """A typed action that is not in the legal list: a legal one with a field
         pushed out of range, else an action of a kind that is not legal now."""
