@@ -15,4 +15,5 @@ SPEC = GameSpec(
     messages=service_pb2,
     types=types_pb2,
     grpc_module=service_pb2_grpc,
+    view_parts_are_values=True,
 )

@@ -3,10 +3,17 @@
 Hidden: another seat's dealt and kept Event card (and so its Event marker and
 Event VP) until the game is over; the generator state. The bag is empty after
 each round's layout, so there is no draw order to hide.
+
+A view is a value: no list or dict in it is part of the state, so a view handed
+out earlier never changes when the state does. The parts that depend only on
+printed data (chips, track icons, standby spaces, special cards, birdcage tiles
+and lines, aviary areas) are built once and shared between views; nothing
+mutates them.
 """
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from . import data as D
@@ -19,45 +26,222 @@ from .engine import (
     capacity,
     event_marker,
     icons_active,
-    narea,
     used,
 )
 
 _PHASE = {EVENT: "PHASE_EVENT_CHOICE", "play": "PHASE_PLAY", OVER: "PHASE_GAME_OVER"}
 _STEP = {MOVE: "STEP_MOVE", CHIP: "STEP_CHIP", AFTER: "STEP_AFTER"}
 
+_BIRDS = D.BIRDS
+_BLUE_BASE = D.BLUE_BASE
+_ORANGE_BASE = D.ORANGE_BASE
+_NAREA = D.NAREA
+_EVENT_IDS = D.EVENT_IDS
+_EVENT_VP = D.EVENT_VP
+_EGG_POINTS = D.EGG_POINTS
+_EMP_IDS = D.EMP_IDS
+_SETUP_IDS = D.SETUP_IDS
+_STANDBY_SLOTS = D.STANDBY_SLOTS
 
-def _chip(code: int, face_down: bool) -> dict[str, Any]:
-    if code < D.BLUE_BASE:
-        return {"kind": "CHIP_KIND_BIRD", "birds": [D.BIRDS[code]], "face_down": False, "round": 0}
-    if code < D.ORANGE_BASE:
+#: Limit of each shared-dict cache below (cleared when reached).
+_CACHE_LIMIT = 50_000
+
+
+def _chip_dict(code: int, face_down: bool) -> dict[str, Any]:
+    if code < _BLUE_BASE:
+        return {"kind": "CHIP_KIND_BIRD", "birds": [_BIRDS[code]], "face_down": False, "round": 0}
+    if code < _ORANGE_BASE:
         return {"kind": "CHIP_KIND_ADVERTISEMENT", "birds": [], "face_down": face_down, "round": 0}
-    rnd = code - D.ORANGE_BASE
+    rnd = code - _ORANGE_BASE
     return {
         "kind": "CHIP_KIND_ROUND",
-        "birds": [D.BIRDS[b] for b in D.ORANGE[rnd]],
+        "birds": [_BIRDS[b] for b in D.ORANGE[rnd]],
         "face_down": False,
         "round": rnd,
     }
 
 
+#: (chip code, face down) -> its View dict, shared by every view.
+_CHIPS: dict[tuple[int, bool], dict[str, Any]] = {}
+
+
+def _chip(code: int, face_down: bool) -> dict[str, Any]:
+    key = (code, face_down)
+    chip = _CHIPS.get(key)
+    if chip is None:
+        if len(_CHIPS) >= _CACHE_LIMIT:
+            _CHIPS.clear()
+        chip = _CHIPS[key] = _chip_dict(code, face_down)
+    return chip
+
+
+#: Player count -> per track space (1..TRACK_LEN): (space, active icons, section).
+_TRACK_SPACES: dict[int, tuple[tuple[int, list[str], int], ...]] = {}
+
+
+def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
+    spaces = _TRACK_SPACES.get(n)
+    if spaces is None:
+        st = {"n": n}
+        spaces = _TRACK_SPACES[n] = tuple(
+            (space, icons_active(st, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
+            for space in range(1, D.TRACK_LEN + 1)
+        )
+    return spaces
+
+
+#: (players, space, chip code, face down, occupant seat, Lucy there) -> the
+#: track space's View dict.
+_SPACES: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+#: (slot, holder seat, Lucy there) -> the Standby space's View dict.
+_STANDBY: dict[tuple[int, int, bool], dict[str, Any]] = {}
+
+
+def _standby(slot: int, holder: int, lucy: bool) -> dict[str, Any]:
+    key = (slot, holder, lucy)
+    space = _STANDBY.get(key)
+    if space is None:
+        if len(_STANDBY) >= _CACHE_LIMIT:
+            _STANDBY.clear()
+        space = _STANDBY[key] = {
+            "slot": slot,
+            "label": D.STANDBY_LABELS[slot],
+            "vp": D.STANDBY_VP[slot],
+            "occupant_seat": holder,
+            "lucy": lucy,
+        }
+    return space
+
+
+#: (special card, tokens remaining) -> its View dict.
+_SPECIALS: dict[tuple[int, int], dict[str, Any]] = {}
+
+
+def _special(k: int, remaining: int) -> dict[str, Any]:
+    key = (k, remaining)
+    card = _SPECIALS.get(key)
+    if card is None:
+        if len(_SPECIALS) >= _CACHE_LIMIT:
+            _SPECIALS.clear()
+        card = _SPECIALS[key] = {
+            "bird": D.SPC[k],
+            "name": D.BIRD_NAME[D.NREG + k],
+            "cost": D.SPECIAL_COST[k],
+            "size": D.SIZE[D.NREG + k],
+            "remaining": remaining,
+        }
+    return card
+
+
+_N_SPECIALS = len(D.SPC)
+
+#: Milestone tile -> (id, letter, condition text).
+_TILES = tuple(zip(D.TILE_IDS, D.TILE_LETTER, D.TILE_TEXT, strict=True))
+
+#: Per birdcage line: its View dict without, then with, the early bonus available.
+_LINES = tuple(
+    tuple(
+        {
+            "line": D.LINE_NAMES[li],
+            "slots": list(D.LINE_SLOTS[li]),
+            "early_bonus": D.bonus_text(D.LINE_EARLY[li]),
+            "early_available": available,
+            "regular_bonus": D.bonus_text(D.LINE_REGULAR[li]),
+        }
+        for available in (False, True)
+    )
+    for li in range(len(D.LINE_NAMES))
+)
+
+#: Nest Box icon names, in box order.
+_BOX_NAMES = tuple(("golden_egg" if b == D.GOLDEN else _BIRDS[b]) for b in range(D.BOX_SIZE))
+
+#: (Employee space, has the Additional Area) -> the areas it feeds.
+_EMP_AREAS = {
+    (emp, ax): tuple(D.EMP_ADJ[emp]) + ((D.AX,) if ax else ())
+    for emp in range(len(D.EMP_IDS))
+    for ax in (False, True)
+}
+
+#: Claimed-slot bit set (9 slots) -> the slots.
+_CLAIMED = tuple(tuple(s for s in range(9) if bits >> s & 1) for bits in range(1 << 9))
+
+#: Sections-done bit set -> the section numbers (1-based).
+_SECTIONS_DONE = tuple(
+    tuple(k + 1 for k in range(len(D.SECTIONS)) if bits >> k & 1)
+    for bits in range(1 << len(D.SECTIONS))
+)
+_SECTIONS_MASK = (1 << len(D.SECTIONS)) - 1
+
+#: Event card -> the names of its birds.
+_EVENT_BIRDS = tuple(tuple(_BIRDS[b] for b in birds) for birds in D.EVENT_BIRDS)
+
+#: Area index -> (id, is an Event area).
+_AREA_INFO = tuple((D.AREA_IDS[ai], ai in D.EVENT_AREAS) for ai in range(len(D.AREA_IDS)))
+
+
 def _counts(counts: list[int]) -> list[dict[str, Any]]:
-    return [{"bird": D.BIRDS[i], "count": c} for i, c in enumerate(counts) if c]
+    return [{"bird": _BIRDS[i], "count": c} for i, c in enumerate(counts) if c]
 
 
-def _area(p: dict[str, Any], ai: int) -> dict[str, Any]:
-    a = p["areas"][ai]
+#: (area index, bird counts, nest, tree, lake, nest birds) -> the area's View dict.
+_AREAS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
+    b = a["b"]
+    nb = a["nb"]
+    key = (ai, tuple(b), a["n"], a["t"], a["l"], tuple(nb))
+    area = _AREAS.get(key)
+    if area is None:
+        if len(_AREAS) >= _CACHE_LIMIT:
+            _AREAS.clear()
+        area_id, event_area = _AREA_INFO[ai]
+        area = _AREAS[key] = {
+            "area": ai,
+            "id": area_id,
+            "birds": _counts(b),
+            "nest": bool(a["n"]),
+            "nest_birds": [_BIRDS[x] for x in nb],
+            "tree": bool(a["t"]),
+            "lake": bool(a["l"]),
+            "capacity": capacity(a),
+            "used": used(a),
+            "event_area": event_area,
+        }
+    return area
+
+
+def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
+    card = p["event"]
+    revealed = known and card >= 0
+    marker = event_marker(p) if revealed else -1
+    ax = p["ax"]
+    areas = p["areas"]
     return {
-        "area": ai,
-        "id": D.AREA_IDS[ai],
-        "birds": _counts(a["b"]),
-        "nest": bool(a["n"]),
-        "nest_birds": [D.BIRDS[b] for b in a["nb"]],
-        "tree": bool(a["t"]),
-        "lake": bool(a["l"]),
-        "capacity": capacity(a),
-        "used": used(a),
-        "event_area": ai in D.EVENT_AREAS,
+        "seat": i,
+        "funds": p["funds"],
+        "egg_marker": p["egg"],
+        "egg_points": _EGG_POINTS[p["egg"]],
+        "nest_box": list(compress(_BOX_NAMES, p["box"])),
+        "employee": _EMP_IDS[p["emp"]],
+        "employee_areas": list(_EMP_AREAS[p["emp"], bool(ax)]),
+        "owner_space": p["pos"],
+        "standby_slot": p["slot"],
+        "finished_round": p["done"],
+        "milestones_achieved": p["nclaimed"],
+        "claimed_slots": list(_CLAIMED[p["claimed"] & 511]),
+        "additional_area": ax,
+        "areas": [_area(areas[ai], ai) for ai in range(_NAREA + 1 if ax else _NAREA)],
+        "event_kept": card >= 0,
+        "event_card": _EVENT_IDS[card] if revealed else "",
+        "event_birds": list(_EVENT_BIRDS[card]) if revealed else [],
+        "event_marker": marker,
+        "event_vp": _EVENT_VP[card][marker] if marker >= 0 else -1,
+        "dealt_events": [_EVENT_IDS[c] for c in p["dealt"]] if own else [],
+        "setup_card": _SETUP_IDS[p["setup"]],
+        "sections_done": list(_SECTIONS_DONE[p["sec"] & _SECTIONS_MASK]),
     }
 
 
@@ -70,73 +254,35 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     lucy = st["lucy"]
     occupant = {p["pos"]: i for i, p in enumerate(players) if p["pos"] > 0}
     lucy_pos = lucy["pos"] if lucy is not None else 0
+    codes = st["track"]
+    blue_down = st["blue_down"]
     track = []
-    for space in range(1, D.TRACK_LEN + 1):
-        code = st["track"][space - 1]
-        face_down = D.BLUE_BASE <= code < D.ORANGE_BASE and bool(
-            st["blue_down"][code - D.BLUE_BASE]
-        )
-        track.append(
-            {
+    for space, icons, section in _track_spaces(n):
+        code = codes[space - 1]
+        face_down = _BLUE_BASE <= code < _ORANGE_BASE and bool(blue_down[code - _BLUE_BASE])
+        key = (n, space, code, face_down, occupant.get(space, -1), lucy_pos == space)
+        cell = _SPACES.get(key)
+        if cell is None:
+            if len(_SPACES) >= _CACHE_LIMIT:
+                _SPACES.clear()
+            cell = _SPACES[key] = {
                 "space": space,
                 "chip": _chip(code, face_down),
-                "icons": icons_active(st, space),
-                "occupant_seat": occupant.get(space, -1),
-                "lucy": lucy_pos == space,
-                "section": D.SECTION_OF[space] + 1 if n == 2 else 0,
+                "icons": icons,
+                "occupant_seat": key[4],
+                "lucy": key[5],
+                "section": section,
             }
-        )
-    standby = []
-    for slot in range(D.STANDBY_SLOTS):
-        holder = next((i for i, p in enumerate(players) if p["slot"] == slot), -1)
-        standby.append(
-            {
-                "slot": slot,
-                "label": D.STANDBY_LABELS[slot],
-                "vp": D.STANDBY_VP[slot],
-                "occupant_seat": holder,
-                "lucy": lucy is not None and lucy["slot"] == slot,
-            }
-        )
-    forest = st["forest"]
-    seats = []
+        track.append(cell)
+    holders: dict[int, int] = {}
     for i, p in enumerate(players):
-        own = seat == i
-        known = own or over
-        card = p["event"]
-        marker = event_marker(p) if known and card >= 0 else -1
-        seats.append(
-            {
-                "seat": i,
-                "funds": p["funds"],
-                "egg_marker": p["egg"],
-                "egg_points": D.EGG_POINTS[p["egg"]],
-                "nest_box": [
-                    ("golden_egg" if b == D.GOLDEN else D.BIRDS[b])
-                    for b in range(D.BOX_SIZE)
-                    if p["box"][b]
-                ],
-                "employee": D.EMP_IDS[p["emp"]],
-                "employee_areas": list(D.EMP_ADJ[p["emp"]]) + ([D.AX] if p["ax"] else []),
-                "owner_space": p["pos"],
-                "standby_slot": p["slot"],
-                "finished_round": p["done"],
-                "milestones_achieved": p["nclaimed"],
-                "claimed_slots": [s for s in range(9) if p["claimed"] >> s & 1],
-                "additional_area": p["ax"],
-                "areas": [_area(p, ai) for ai in range(narea(p))],
-                "event_kept": card >= 0,
-                "event_card": D.EVENT_IDS[card] if known and card >= 0 else "",
-                "event_birds": [D.BIRDS[b] for b in D.EVENT_BIRDS[card]]
-                if known and card >= 0
-                else [],
-                "event_marker": marker,
-                "event_vp": D.EVENT_VP[card][marker] if marker >= 0 else -1,
-                "dealt_events": [D.EVENT_IDS[c] for c in p["dealt"]] if own else [],
-                "setup_card": D.SETUP_IDS[p["setup"]],
-                "sections_done": [k + 1 for k in range(len(D.SECTIONS)) if p["sec"] >> k & 1],
-            }
-        )
+        holders.setdefault(p["slot"], i)
+    lucy_slot = lucy["slot"] if lucy is not None else None
+    standby = [
+        _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
+    ]
+    forest = st["forest"]
+    seats = [_seat(p, i, seat == i, seat == i or over) for i, p in enumerate(players)]
     t_seat = turn["seat"]
     pending = [
         {
@@ -146,12 +292,13 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         }
         for entry in turn["pending"]
     ]
+    pbird = turn["pbird"]
     turn_view = {
         "seat": t_seat,
         "step": _STEP[turn["step"]] if t_seat >= 0 else "STEP_UNSPECIFIED",
         "space": turn["land"],
-        "pending_bird": D.BIRDS[turn["pbird"]] if turn["pbird"] >= 0 else "",
-        "bird_choice": [D.BIRDS[b] for b in turn["choice"]],
+        "pending_bird": _BIRDS[pbird] if pbird >= 0 else "",
+        "bird_choice": [_BIRDS[b] for b in turn["choice"]],
         "employee_moved": turn["emp"],
         "forest_birds_bought": turn["fb"],
         "space_action_used": turn["space"],
@@ -167,6 +314,9 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         }
         for s in board.seats
     ]
+    special = st["special"]
+    early = st["early"]
+    claims = st["claims"]
     return {
         "phase": _PHASE[st["phase"]],
         "players": n,
@@ -179,7 +329,7 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         "standby": standby,
         "lucy": {
             "present": lucy is not None,
-            "space": lucy["pos"] if lucy is not None else 0,
+            "space": lucy_pos,
             "standby_slot": lucy["slot"] if lucy is not None else -1,
             "finished_round": bool(lucy["done"]) if lucy is not None else False,
         },
@@ -188,43 +338,25 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
             "nests": forest["nests"],
             "birds": _counts(forest["birds"]),
             "chips": [
-                {"chip_bird": D.BIRDS[c], "bird": D.BIRDS[b] if b >= 0 else ""}
+                {"chip_bird": _BIRDS[c], "bird": _BIRDS[b] if b >= 0 else ""}
                 for c, b in forest["chips"]
             ],
         },
         "supply": _counts(st["supply"]),
         "egg_supply": st["eggs"],
-        "special_cards": [
-            {
-                "bird": D.SPC[k],
-                "name": D.BIRD_NAME[D.NREG + k],
-                "cost": D.SPECIAL_COST[k],
-                "size": D.SIZE[D.NREG + k],
-                "remaining": st["special"][k],
-            }
-            for k in range(len(D.SPC))
-        ],
-        "bonus_birds": [D.BIRDS[b] for b in range(D.NREG) if st["bonus"][b]],
+        "special_cards": [_special(k, special[k]) for k in range(_N_SPECIALS)],
+        "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st["bonus"][b]],
         "birdcage": [
             {
                 "slot": slot,
-                "tile": D.TILE_IDS[tile],
-                "letter": D.TILE_LETTER[tile],
-                "condition": D.TILE_TEXT[tile],
-                "claimed_by": list(st["claims"][slot]),
+                "tile": _TILES[tile][0],
+                "letter": _TILES[tile][1],
+                "condition": _TILES[tile][2],
+                "claimed_by": list(claims[slot]),
             }
             for slot, tile in enumerate(st["tiles"])
         ],
-        "line_bonuses": [
-            {
-                "line": D.LINE_NAMES[li],
-                "slots": list(D.LINE_SLOTS[li]),
-                "early_bonus": D.bonus_text(D.LINE_EARLY[li]),
-                "early_available": bool(st["early"][li]),
-                "regular_bonus": D.bonus_text(D.LINE_REGULAR[li]),
-            }
-            for li in range(len(D.LINE_NAMES))
-        ],
+        "line_bonuses": [_LINES[li][1 if early[li] else 0] for li in range(len(_LINES))],
         "seats": seats,
         "scores": scores,
         "final": board.final,
