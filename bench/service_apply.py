@@ -2,13 +2,14 @@
 
     python -m bench.service_apply [--seconds S] [--concurrency 1 8 32]
 
-Starts a local Redis (unless REDIS_URL is set), the Under the Leaves service
+Starts a local Redis (unless REDIS_URL is set), each game's service
 and the baseline server (``bench.baseline_server``: an empty unary call plus
 one EVALSHA writing a value of the game's state size) as separate processes.
 C client tasks each replay random games recorded in process beforehand (the
 engines are deterministic, so the same seed reaches the same states): every
 decision is exactly one Apply by action id, as a bot that already holds its
-next legal actions sends it. Only the Apply calls are timed.
+next legal actions sends it. The games are created before the clock starts,
+so only Apply calls are timed; the server's CPU per call is read from /proc.
 The ratio of Apply to baseline throughput is the figure that matters (target:
 at least 70%).
 """
@@ -78,14 +79,21 @@ def record_games(engine: Any, players: int, seeds: list[int]) -> list[list[tuple
 
 
 async def apply_load(
-    spec: Any, players: int, address: str, concurrency: int, seconds: float, first_seed: int
-) -> tuple[list[float], float]:
+    spec: Any,
+    players: int,
+    address: str,
+    concurrency: int,
+    seconds: float,
+    first_seed: int,
+    server_pid: int | None = None,
+) -> tuple[list[float], float, float]:
     """C clients replay recorded random games with Apply only; return the Apply
-    latencies and the elapsed wall time (NewGame calls between games are untimed).
+    latencies, the elapsed wall time and the server's CPU seconds over it.
 
     Every game has its own seed (from ``first_seed`` up, never reused within
-    a run), and enough are recorded that a client does not run out, so no
-    cache can see the same game twice.
+    a run), and enough are recorded and created (NewGame, before the clock
+    starts) that a client does not run out, so no cache can see the same game
+    twice and only Apply calls fall inside the measured window.
     """
     latencies: list[float] = []
     m = spec.messages
@@ -99,35 +107,44 @@ async def apply_load(
     recorded = [record_games(spec.engine, players, worker_seeds) for worker_seeds in seeds]
     async with grpc.aio.insecure_channel(address) as channel:
         stub = getattr(spec.grpc_module, f"{short}Stub")(channel)
+
+        async def create(seed: int) -> tuple[str, dict[int, str], int]:
+            created = await stub.NewGame(
+                m.NewGameRequest(common=common_pb2.CommonOptions(players=players, seed=seed))
+            )
+            return (
+                created.game_id,
+                {c.seat: c.token for c in created.credentials},
+                created.version,
+            )
+
+        async def create_all(worker_seeds: list[int]) -> list[tuple[str, dict[int, str], int]]:
+            return [await create(seed) for seed in worker_seeds]
+
+        games = await asyncio.gather(*(create_all(worker_seeds) for worker_seeds in seeds))
         deadline = time.perf_counter() + seconds
 
         async def worker(index: int) -> None:
-            game = 0
-            while time.perf_counter() < deadline:
-                seed = seeds[index][game % per_client]
-                moves = recorded[index][game % per_client]
-                game += 1
-                created = await stub.NewGame(
-                    m.NewGameRequest(common=common_pb2.CommonOptions(players=players, seed=seed))
-                )
-                tokens = {c.seat: c.token for c in created.credentials}
-                version = created.version
+            for (game_id, tokens, version), moves in zip(
+                games[index], recorded[index], strict=True
+            ):
                 for seat, choice in moves:
                     if time.perf_counter() >= deadline:
                         return
                     started = time.perf_counter()
                     reply = await stub.Apply(
-                        m.ApplyRequest(
-                            game_id=created.game_id, expected_version=version, action_id=choice
-                        ),
+                        m.ApplyRequest(game_id=game_id, expected_version=version, action_id=choice),
                         metadata=[("x-seat-token", tokens[seat])],
                     )
                     latencies.append(time.perf_counter() - started)
                     version = reply.version
 
+        cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
         started = time.perf_counter()
         await asyncio.gather(*(worker(i) for i in range(concurrency)))
-        return latencies, time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(server_pid) - cpu_before if server_pid else 0.0
+        return latencies, elapsed, cpu
 
 
 async def baseline_load(
@@ -192,17 +209,16 @@ async def run(
     ):
         await wait_ready(f"127.0.0.1:{game_port}")
         await wait_ready(f"127.0.0.1:{base_port}")
-        await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 1.0, 1)  # warm up
+        await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 0.5, 1)  # warm up
         first_seed = 1_000_000
         for level in levels:
             cpu_before = cpu_seconds(baseline.pid)
             base_lat, base_time = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
             base_cpu = (cpu_seconds(baseline.pid) - cpu_before) / len(base_lat)
-            cpu_before = cpu_seconds(service.pid)
-            app_lat, app_time = await apply_load(
-                spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed
+            app_lat, app_time, app_cpu = await apply_load(
+                spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed, service.pid
             )
-            app_cpu = (cpu_seconds(service.pid) - cpu_before) / len(app_lat)
+            app_cpu /= len(app_lat)
             first_seed += 1_000_000
             base_rate, app_rate = len(base_lat) / base_time, len(app_lat) / app_time
             rows.append(
@@ -251,8 +267,9 @@ def main() -> None:
         "",
         f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
         "client, service, baseline server and Redis share the machine's 2 cores). Each client "
-        "replays random games recorded in process, one Apply per decision (a NewGame between "
-        "games, untimed); every game has its own seed, so no cache sees a game twice. "
+        "replays random games recorded in process, one Apply per decision, on games created "
+        "(NewGame) before the clock starts; every game has its own seed, so no cache sees a "
+        "game twice. "
         "The baseline is an empty gRPC unary call "
         "plus one Redis EVALSHA writing a value of the game's largest state size. "
         "CPU columns: the server process's CPU time (all threads) per call.",
