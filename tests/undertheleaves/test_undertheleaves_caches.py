@@ -143,3 +143,37 @@ def test_legal_lists_are_fresh_and_their_actions_shared():
     assert all(a is b for a, b in zip(first, second, strict=True))
     first.clear()
     assert ENGINE.legal(state, seat) == second
+
+
+def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed():
+    """A view reuses a garden's last view dict (the same object) only while it still
+    equals a fresh build; whenever it differs the garden's dict is a new object, and
+    no handed-out dict is ever changed afterwards."""
+    import copy
+
+    from services.undertheleaves.rules.engine import _build_garden_view, _totals, pieces
+
+    reused = rebuilt = 0
+    for seed in range(8):
+        state = ENGINE.setup(2 + seed % 3, {}, seed)
+        chooser = Rng(seed)
+        handed_out: list[tuple[dict, dict]] = []
+        previous: list[dict] | None = None
+        while not ENGINE.is_over(state):
+            view = ENGINE.view(state, None)
+            counts = [pieces(garden) for garden in state.gardens]
+            totals = _totals(counts)
+            shown_gardens = view["gardens"]
+            for owner, (garden, shown) in enumerate(zip(state.gardens, shown_gardens, strict=True)):
+                assert shown == _build_garden_view(owner, garden, counts[owner], totals[owner])
+                if previous is not None and previous[owner] is shown:
+                    reused += 1
+                else:
+                    rebuilt += 1
+                handed_out.append((shown, copy.deepcopy(shown)))
+            previous = view["gardens"]
+            seat = ENGINE.to_act(state)[0]
+            legal = ENGINE.legal(state, seat)
+            ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
+        assert all(dict_ == snapshot for dict_, snapshot in handed_out)
+    assert reused > rebuilt  # most decisions change at most one garden

@@ -262,6 +262,22 @@ def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
     return cached
 
 
+#: (slot, tile) -> its market View dict, built once (read-only, like _TILE_VIEWS).
+_MARKET_VIEWS: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def _market_view(slot: int, tile: str) -> dict[str, Any]:
+    """A market slot and the tile in it, with its spaces."""
+    cached = _MARKET_VIEWS.get((slot, tile))
+    if cached is None:
+        cached = _MARKET_VIEWS[(slot, tile)] = {
+            "slot": slot,
+            "tile": tile,
+            "spaces": _spaces_view(tile),
+        }
+    return cached
+
+
 #: Card id -> its View dict (cards never change).
 _CARD_VIEWS: dict[str, dict[str, Any]] = {
     card_id: _card_view(card) for card_id, card in CARDS.items()
@@ -269,6 +285,34 @@ _CARD_VIEWS: dict[str, dict[str, Any]] = {
 
 
 def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
+    """A seat's garden as a View dict, rebuilt only when something in it changed.
+
+    Tiles are only ever added and every record is an immutable tuple, so the
+    tile count, the records and the counted pieces and score say whether the
+    garden's last view still holds (the same dict object is then returned: the
+    service's wire cache sees it unchanged at once).
+    """
+    birds = garden.hummingbirds
+    key = (
+        seat,
+        len(garden.tiles),
+        tuple(garden.bee_sectors),
+        tuple(birds.items()),
+        tuple(garden.dwellers),
+        score,
+        tuple(counts.values()),
+    )
+    cached = garden.view_cache
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    view = _build_garden_view(seat, garden, counts, score)
+    garden.view_cache = (key, view)
+    return view
+
+
+def _build_garden_view(
+    seat: int, garden: Garden, counts: dict[str, int], score: int
+) -> dict[str, Any]:
     birds = garden.hummingbirds
     tiles = [_tile_view(placed, birds.get((placed[1], placed[2]), 0)) for placed in garden.tiles]
     return {
@@ -526,10 +570,7 @@ class UnderTheLeaves:
                 ),
             },
             "dweller_cards": [_CARD_VIEWS[card] for card in state.cards],
-            "market": [
-                {"slot": slot, "tile": tile, "spaces": _spaces_view(tile)}
-                for slot, tile in enumerate(state.market)
-            ],
+            "market": [_market_view(slot, tile) for slot, tile in enumerate(state.market)],
             "bag_count": len(state.bag),
             "first_seat": state.first_seat,
             "current_seat": -1 if state.phase == st.OVER else state.current,

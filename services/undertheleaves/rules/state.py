@@ -76,6 +76,11 @@ class Garden:
     frontier_cache: tuple[int, list[Position], set[Position]] | None = field(
         default=None, compare=False, repr=False
     )
+    #: Cache: (what the garden's view depends on, that view dict); the view
+    #: dict is handed out read-only, so an unchanged garden costs one compare.
+    view_cache: tuple[tuple[Any, ...], dict[str, Any]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def get_board(self) -> Board:
         """The garden's board, built on first use and kept while no tile is added."""
