@@ -66,3 +66,26 @@ def test_all_keys_of_a_game_share_one_hash_tag() -> None:
 
     keys = [game_key("g1"), events_key("g1"), request_key("g1", "some-request")]
     assert len({key_slot(k.encode()) for k in keys}) == 1
+
+
+async def _recovery_scenario(url: str) -> None:
+    store = GameStore(connect(url, cluster=False))
+    raw = redis.Redis.from_url(url)
+    assert await store.create("rec123", _meta(), b"s1", "IN_PROGRESS", _event("new"), 60)
+    args = dict(request_id="", fingerprint="", result=b"", request_ttl=60, key_ttl=60)
+    assert (await store.apply("rec123", 1, b"s2", "IN_PROGRESS", _event("a"), **args)).kind == "OK"
+    raw.script_flush()  # as after a Redis restart: the script must be loaded again
+    assert (await store.apply("rec123", 2, b"s3", "IN_PROGRESS", _event("b"), **args)).kind == "OK"
+    raw.client_kill_filter(_type="normal", skipme=True)  # the store's pooled connection dies
+    assert (await store.apply("rec123", 3, b"s4", "IN_PROGRESS", _event("c"), **args)).kind == "OK"
+    assert raw.hget(game_key("rec123"), "version") == b"4"
+    assert raw.xlen(events_key("rec123")) == 4
+    raw.delete(game_key("rec123"), events_key("rec123"))
+    raw.close()
+    await store.client.aclose()
+
+
+def test_apply_survives_a_flushed_script_and_a_dropped_connection(redis_server_url: str) -> None:
+    """The Apply write runs on a pooled connection: a script missing after a flush
+    is loaded again, a dead connection is replaced, and each write lands once."""
+    asyncio.run(_recovery_scenario(redis_server_url))
