@@ -245,8 +245,8 @@ class ViewWire:
         }
 
     def encode(self, view: dict[str, Any], kept: dict[str, list[tuple[Any, bytes]]]) -> bytes:
-        """The serialized View of ``view``; ``kept`` holds the game's parts and
-        is updated in place."""
+        """The serialized View of ``view``; ``kept`` holds the game's parts (each
+        element with its bytes as a field of the View) and is updated in place."""
         rest: dict[str, Any] = {}
         chunks: list[bytes] = []
         for name, value in view.items():
@@ -254,16 +254,16 @@ class ViewWire:
             if part is None:
                 rest[name] = value
                 continue
-            tag, element_class = part
             before = kept.get(name, ())
             now: list[tuple[Any, bytes]] = []
             for index, item in enumerate(value):
                 if index < len(before) and before[index][0] == item:
-                    data = before[index][1]
+                    chunk = before[index][1]
                 else:
-                    data = element_class(**item).SerializeToString()
-                now.append((item, data))
-                chunks += (tag, _varint(len(data)), data)
+                    data = part[1](**item).SerializeToString()
+                    chunk = part[0] + _varint(len(data)) + data
+                now.append((item, chunk))
+                chunks.append(chunk)
             kept[name] = now
         return self.view_class(**rest).SerializeToString() + b"".join(chunks)
 

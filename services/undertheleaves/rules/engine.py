@@ -197,6 +197,11 @@ _FACE_VIEWS: dict[str, dict[tuple[int, bool], tuple[tuple[str, bool], ...]]] = {
     }
     for tile, faces in FACES.items()
 }
+#: Tile id -> its printed spaces as View dicts (read-only, shared by every view).
+_SPACE_VIEWS: dict[str, list[dict[str, Any]]] = {
+    tile: [{"terrain": t, "mushroom": m} for t, m in faces[(0, False)]]
+    for tile, faces in _FACE_VIEWS.items()
+}
 
 
 def _cells_view(cells: tuple[int, ...]) -> list[dict[str, int]]:
@@ -205,7 +210,8 @@ def _cells_view(cells: tuple[int, ...]) -> list[dict[str, int]]:
 
 
 def _spaces_view(tile: str) -> list[dict[str, Any]]:
-    return [{"terrain": t, "mushroom": m} for t, m in _FACE_VIEWS[tile][(0, False)]]
+    """A tile's four spaces as printed (shared read-only dicts, built once per tile)."""
+    return _SPACE_VIEWS[tile]
 
 
 def _placement_view(placement: Placement) -> dict[str, Any]:
