@@ -193,7 +193,7 @@ def state_size(engine: Any, players: int) -> int:
 
 
 async def run(
-    game: str, players: int, seconds: float, levels: list[int], url: str
+    game: str, players: int, seconds: float, levels: list[int], url: str, rounds: int
 ) -> tuple[list[str], list[str]]:
     """Measure each concurrency level; return table rows and notes."""
     spec = importlib.import_module(f"services.{game}.service").SPEC
@@ -212,20 +212,32 @@ async def run(
         await apply_load(spec, players, f"127.0.0.1:{game_port}", 4, 0.5, 1)  # warm up
         first_seed = 1_000_000
         for level in levels:
-            cpu_before = cpu_seconds(baseline.pid)
-            base_lat, base_time = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
-            base_cpu = (cpu_seconds(baseline.pid) - cpu_before) / len(base_lat)
-            app_lat, app_time, app_cpu = await apply_load(
-                spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed, service.pid
-            )
-            app_cpu /= len(app_lat)
-            first_seed += 1_000_000
-            base_rate, app_rate = len(base_lat) / base_time, len(app_lat) / app_time
+            base_lat: list[float] = []
+            app_lat: list[float] = []
+            base_rates, app_rates, base_cpus, app_cpus, ratios = [], [], [], [], []
+            for _round in range(rounds):  # alternating, so drift hits both alike
+                cpu_before = cpu_seconds(baseline.pid)
+                lat, elapsed = await baseline_load(f"127.0.0.1:{base_port}", level, seconds)
+                base_cpus.append((cpu_seconds(baseline.pid) - cpu_before) / len(lat))
+                base_rates.append(len(lat) / elapsed)
+                base_lat += lat
+                lat, elapsed, cpu = await apply_load(
+                    spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed,
+                    service.pid,
+                )  # fmt: skip
+                first_seed += 1_000_000
+                app_cpus.append(cpu / len(lat))
+                app_rates.append(len(lat) / elapsed)
+                app_lat += lat
+                ratios.append(app_rates[-1] / base_rates[-1])
+            median = statistics.median
             rows.append(
-                f"| {game} | {players} | {level} | {app_rate:,.0f} | {pct(app_lat, 0.5):.2f} "
-                f"| {pct(app_lat, 0.99):.2f} | {app_cpu * 1e6:,.0f} "
-                f"| {base_rate:,.0f} | {pct(base_lat, 0.5):.2f} | {pct(base_lat, 0.99):.2f} "
-                f"| {base_cpu * 1e6:,.0f} | {100 * app_rate / base_rate:.0f}% |"
+                f"| {game} | {players} | {level} | {median(app_rates):,.0f} "
+                f"| {pct(app_lat, 0.5):.2f} | {pct(app_lat, 0.99):.2f} "
+                f"| {median(app_cpus) * 1e6:,.0f} "
+                f"| {median(base_rates):,.0f} | {pct(base_lat, 0.5):.2f} "
+                f"| {pct(base_lat, 0.99):.2f} | {median(base_cpus) * 1e6:,.0f} "
+                f"| {100 * median(ratios):.0f}% ({100 * min(ratios):.0f}–{100 * max(ratios):.0f}) |"
             )
             print(rows[-1], flush=True)
     notes = [
@@ -245,6 +257,7 @@ def main() -> None:
                                        "skygarden:2"],
         help="GAME:PLAYERS pairs",
     )  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs per level")
     parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL")
@@ -255,7 +268,14 @@ def main() -> None:
         for pair in args.games:
             game, players = pair.split(":")
             game_rows, game_notes = asyncio.run(
-                run(game, int(players), args.seconds, args.concurrency, url or local.url)
+                run(
+                    game,
+                    int(players),
+                    args.seconds,
+                    args.concurrency,
+                    url or local.url,
+                    args.rounds,
+                )
             )
             rows += game_rows
             notes += game_notes
@@ -265,14 +285,18 @@ def main() -> None:
     lines = [
         "## Service: Apply throughput against the baseline",
         "",
-        f"Command: `python -m bench.service_apply --seconds {args.seconds:g}` ({machine()}; "
+        f"Command: `python -m bench.service_apply --seconds {args.seconds:g} --rounds "
+        f"{args.rounds}` ({machine()}; "
         "client, service, baseline server and Redis share the machine's 2 cores). Each client "
         "replays random games recorded in process, one Apply per decision, on games created "
         "(NewGame) before the clock starts; every game has its own seed, so no cache sees a "
         "game twice. "
         "The baseline is an empty gRPC unary call "
         "plus one Redis EVALSHA writing a value of the game's largest state size. "
-        "CPU columns: the server process's CPU time (all threads) per call.",
+        "CPU columns: the server process's CPU time (all threads) per call. Each level runs "
+        f"{args.rounds} alternating rounds of baseline then Apply; rates and CPU are the "
+        "medians, latencies pooled, and the ratio is the median of the rounds' ratios "
+        "(their range in brackets).",
         "",
         "| game | players | clients | Apply/s | p50 ms | p99 ms | CPU µs/Apply "
         "| baseline/s | p50 ms | p99 ms | CPU µs/call | Apply ÷ baseline |",
