@@ -14,7 +14,7 @@ import sys
 
 
 def main() -> int:
-    """Run the engine, service and tournament benchmarks in turn."""
+    """Run the engine, service, breakdown and tournament benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
@@ -22,6 +22,7 @@ def main() -> int:
     runs = [
         ["bench.engine_speed", "--seconds", seconds],
         ["bench.service_apply", "--seconds", seconds],
+        ["bench.apply_breakdown", *(["--count", "10"] if args.quick else [])],
         ["bench.tournament", *(["--games", "8"] if args.quick else [])],
     ]
     for run in runs:

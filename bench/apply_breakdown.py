@@ -1,0 +1,183 @@
+"""Where an Apply's server time goes, piece by piece, in one process.
+
+    python -m bench.apply_breakdown [--games GAME:PLAYERS ...] [--count N]
+
+No gRPC: the servicer's ``Apply`` is called directly, over a real Redis (a
+local one unless REDIS_URL is set), replaying N recorded random games with
+their own seeds; the figure is process CPU time per Apply of the whole handler.
+Then each piece is timed alone over the same decisions: the rules (``apply``
+and the next legal list), the view dict, the view bytes, the legal entries'
+bytes, the state encoding and the reply head. The baseline, in the same
+process: one ``EVALSHA`` through redis-py writing a value of the game's
+largest state size (what bench.baseline_server does per call).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+from roost.common.v1 import common_pb2
+
+from bench.report import machine, write_section
+from bench.service_apply import record_games, state_size
+from services.core.config import Settings
+from services.core.convert import ActionCodec, ViewWire
+from services.core.logging import configure
+from services.core.main import build_servicer
+from services.core.redis_server import start_local_redis
+
+FIRST_SEED = 5_000_000
+
+
+class _Context:
+    """The one part of a gRPC servicer context Apply reads: the call metadata."""
+
+    def __init__(self) -> None:
+        self.metadata: tuple[tuple[str, str], ...] = ()
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return self.metadata
+
+
+async def handler_cpu(
+    spec: Any, players: int, games: list[list[tuple[int, int]]], url: str
+) -> float:
+    """CPU seconds per Apply of the servicer's handler, replaying ``games``."""
+    os.environ["REDIS_URL"] = url
+    servicer = build_servicer(spec, Settings.from_env(spec.default_port))
+    m, context, spent, count = spec.messages, _Context(), 0.0, 0
+    for offset, moves in enumerate(games):
+        request = m.NewGameRequest(
+            common=common_pb2.CommonOptions(players=players, seed=FIRST_SEED + offset)
+        )
+        created = await servicer.NewGame(request, context)
+        tokens = {c.seat: c.token for c in created.credentials}
+        version = created.version
+        for seat, choice in moves:
+            context.metadata = (("x-seat-token", tokens[seat]),)
+            apply = m.ApplyRequest(
+                game_id=created.game_id, expected_version=version, action_id=choice
+            )
+            started = time.process_time()
+            reply = await servicer.Apply(apply, context)
+            spent += time.process_time() - started
+            version = m.ApplyResponse.FromString(reply).version
+            count += 1
+    await servicer.store.client.aclose()
+    return spent / count
+
+
+async def baseline_cpu(url: str, size: int, calls: int = 3000) -> float:
+    """CPU seconds per EVALSHA of ``size`` bytes through redis-py."""
+    client = aioredis.Redis.from_url(url, protocol=2)
+    script = client.register_script("redis.call('SET', KEYS[1], ARGV[1]) return 1")
+    payload = b"x" * size
+    await script(keys=["roost:{breakdown}:x"], args=[payload])
+    started = time.process_time()
+    for _ in range(calls):
+        await script(keys=["roost:{breakdown}:x"], args=[payload])
+    spent = time.process_time() - started
+    await client.aclose()
+    return spent / calls
+
+
+def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> dict[str, float]:
+    """CPU seconds per decision of each piece of an Apply, timed alone."""
+    engine, codec = spec.engine, ActionCodec(spec.types.Action)
+    wire, head = ViewWire(spec.types.View), spec.messages.ApplyResponse
+    field = head.DESCRIPTOR.fields_by_name["next_actions"].number
+    spent = dict.fromkeys(
+        ("rules", "view dict", "view bytes", "legal bytes", "encode", "head"), 0.0
+    )
+    clock, count = time.process_time, 0
+    for offset, moves in enumerate(games):
+        state, kept = engine.setup(players, {}, FIRST_SEED + offset), {}
+        for seat, choice in moves:
+            action = engine.legal(state, seat)[choice]
+            t0 = clock()
+            state = engine.apply(state, seat, action)
+            to_act = [] if engine.is_over(state) else engine.to_act(state)
+            following = engine.legal(state, seat) if seat in to_act else []
+            t1 = clock()
+            view = engine.view(state, seat)
+            t2 = clock()
+            wire.encode(view, kept)
+            t3 = clock()
+            codec.legal_wire(field, following)
+            t4 = clock()
+            engine.encode(state)
+            t5 = clock()
+            event = common_pb2.Event(version=2, seat=seat, kind=action.kind, label=action.label)
+            head(version=2, status=1, to_act=to_act, event=event).SerializeToString()
+            t6 = clock()
+            for name, began, ended in (
+                ("rules", t0, t1), ("view dict", t1, t2), ("view bytes", t2, t3),
+                ("legal bytes", t3, t4), ("encode", t4, t5), ("head", t5, t6),
+            ):  # fmt: skip
+                spent[name] += ended - began
+            count += 1
+    return {name: total / count for name, total in spent.items()}
+
+
+def main() -> None:
+    """Measure and write the breakdown section of docs/BENCHMARKS.md."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=40, help="games per game kind")
+    parser.add_argument(
+        "--games", nargs="*", default=["undertheleaves:2", "birdscaping:2", "wingspan:2",
+                                       "skygarden:2"],
+    )  # fmt: skip
+    parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
+    args = parser.parse_args()
+    configure("warning")
+    url = os.environ.get("REDIS_URL")
+    local = None if url else start_local_redis()
+    rows = []
+    try:
+        for pair in args.games:
+            game, players_text = pair.split(":")
+            players = int(players_text)
+            spec = importlib.import_module(f"services.{game}.service").SPEC
+            seeds = [FIRST_SEED + k for k in range(args.count)]
+            games = record_games(spec.engine, players, seeds)
+            handler = asyncio.run(handler_cpu(spec, players, games, url or local.url))
+            base = asyncio.run(baseline_cpu(url or local.url, state_size(spec.engine, players)))
+            pieces = piece_cpu(spec, players, games)
+            rest = handler - sum(pieces.values())
+            cells = " | ".join(f"{v * 1e6:,.0f}" for v in pieces.values())
+            rows.append(
+                f"| {game} | {players} | {handler * 1e6:,.0f} | {base * 1e6:,.0f} | {cells} "
+                f"| {rest * 1e6:,.0f} |"
+            )
+            print(rows[-1], flush=True)
+    finally:
+        if local:
+            local.stop()
+    lines = [
+        "## Apply, piece by piece (one process, no gRPC)",
+        "",
+        f"Command: `python -m bench.apply_breakdown --count {args.count}` ({machine()}). "
+        "CPU µs per Apply: the whole handler called directly over a real Redis, then each "
+        "piece timed alone over the same decisions; 'Redis write and the rest' is the "
+        "handler minus the pieces (the Lua write through redis-py, token check, metrics, "
+        "logging context). Baseline: one EVALSHA of the game's largest state size through "
+        "redis-py in the same process.",
+        "",
+        "| game | players | handler | baseline EVALSHA | rules (apply + next legal) "
+        "| view dict | view bytes | legal bytes | encode | reply head "
+        "| Redis write and the rest |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+    ]
+    if not args.no_write:
+        write_section("breakdown", "\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
