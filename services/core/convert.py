@@ -3,7 +3,9 @@
 The engine contract keeps views and actions as plain Python values whose names
 match the game's ``View`` and ``Action`` messages, so one converter serves every
 game. Actions convert field by field through the message descriptors (cached
-per action kind); views go through ``json_format.ParseDict``.
+per action kind); views go to the generated constructor as they are. For the
+Apply reply, :class:`ViewWire` and :meth:`ActionCodec.legal_wire` write wire
+bytes directly, reusing the bytes of unchanged view parts and legal entries.
 """
 
 from __future__ import annotations
@@ -70,7 +72,6 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
-        self._dicts: dict[Action, dict[str, Any]] = {}
         # field number -> action -> (its pieces, index -> its LegalAction entry)
         self._entries: dict[int, dict[Action, tuple[tuple[bytes, bytes], dict[int, bytes]]]] = {}
 
@@ -78,28 +79,6 @@ class ActionCodec:
         """The typed message of an engine action."""
         sub = self.kinds[action.kind].build(action.args)
         return self.action_class(**{action.kind: sub})
-
-    def _as_dict(self, action: Action) -> dict[str, Any]:
-        """``{kind: {field: value}}`` with enum names as numbers, cached per action
-        (engines reuse their immutable Action objects)."""
-        cached = self._dicts.get(action)
-        if cached is None:
-            codec = self.kinds[action.kind]
-            values: dict[str, Any] = {}
-            for name, value in action.args:
-                enum_map = codec.enum_by_name.get(name)
-                if enum_map is not None:
-                    value = (
-                        [enum_map[v] for v in value] if name in codec.repeated else enum_map[value]
-                    )
-                elif isinstance(value, tuple):
-                    value = list(value)
-                values[name] = value
-            cached = {action.kind: values}
-            if len(self._dicts) > 50_000:
-                self._dicts.clear()
-            self._dicts[action] = cached
-        return cached
 
     def legal_wire(self, field_number: int, actions: list[Action]) -> bytes:
         """The wire encoding of ``repeated LegalAction <field> = field_number``
@@ -140,13 +119,9 @@ class ActionCodec:
     def fill_legal(self, container: Any, actions: list[Action]) -> None:
         """Append one ``LegalAction`` per action (id = index) to a repeated field
         (the reference for :meth:`legal_wire`, kept for tests)."""
-        add = container.add
-        as_dict = self._as_dict
         for index, action in enumerate(actions):
-            add(
-                ref={"id": index, "label": action.label, "kind": action.kind},
-                action=as_dict(action),
-            )
+            entry = container.add(ref={"id": index, "label": action.label, "kind": action.kind})
+            entry.action.CopyFrom(self.to_proto(action))
 
     def kind_of(self, message: Message) -> str | None:
         """The oneof field set in ``message`` (None when empty)."""
