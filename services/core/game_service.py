@@ -162,6 +162,9 @@ class GameServicer:
         # game id -> the parts of its last Apply view (see ViewWire)
         self._view_parts = _Lru(CACHE_SIZE // 2)
         self._meta_cache = _Lru(CACHE_SIZE)
+        # token -> (the game's metadata object, seat): a token checked once against
+        # the stored hashes is not hashed again while that game stays cached.
+        self._seat_cache = _Lru(CACHE_SIZE)
         self._state_cache = _Lru(CACHE_SIZE)
         # (game_id, version, seat) -> legal actions; a version's state never
         # changes, so an entry is valid on every replica.
@@ -230,9 +233,13 @@ class GameServicer:
             if required:
                 raise errors.token_missing()
             return None
+        known = self._seat_cache.get(token)
+        if known is not None and known[0] is meta:
+            return known[1]
         seat = seat_for_token(token, meta.token_hashes)
         if seat is None:
             raise errors.token_invalid()
+        self._seat_cache.put(token, (meta, seat))
         return seat
 
     async def _caller(
