@@ -397,7 +397,8 @@ class ServiceContract:
         assert client.state(created.game_id).version == 2
 
     def test_tokens_are_checked(self, client: Client, raw_redis: redis.Redis) -> None:
-        """A missing token is UNAUTHENTICATED, a wrong one PERMISSION_DENIED."""
+        """A missing token is UNAUTHENTICATED, a wrong one PERMISSION_DENIED, and so
+        is a valid token of another game (even one the service has just seen)."""
         created = client.new_game(self.player_counts[0], seed=4)
         game_id = created.game_id
         self.assert_rejected(
@@ -413,6 +414,8 @@ class ServiceContract:
             grpc.StatusCode.UNAUTHENTICATED, "ERROR_REASON_TOKEN_MISSING",
         )  # fmt: skip
         other = client.new_game(self.player_counts[0], seed=4)
+        # Used on its own game first (the service then remembers it with that game):
+        client.legal(other.game_id, other.credentials[0].token)
         self.assert_rejected(
             raw_redis, game_id,
             lambda: client.apply(game_id, other.credentials[0].token, 1, action_id=0),
