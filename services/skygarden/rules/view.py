@@ -13,6 +13,7 @@ mutates them.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -43,11 +44,14 @@ _EMP_IDS = D.EMP_IDS
 _SETUP_IDS = D.SETUP_IDS
 _STANDBY_SLOTS = D.STANDBY_SLOTS
 
-#: Limit of each shared-dict cache below (cleared when reached).
+#: Size of each shared-dict cache below (least recently used entries go first;
+#: the area cache is cleared when it reaches it).
 _CACHE_LIMIT = 50_000
 
 
-def _chip_dict(code: int, face_down: bool) -> dict[str, Any]:
+@lru_cache(maxsize=_CACHE_LIMIT)
+def _chip(code: int, face_down: bool) -> dict[str, Any]:
+    """A chip's View dict, shared by every view."""
     if code < _BLUE_BASE:
         return {"kind": "CHIP_KIND_BIRD", "birds": [_BIRDS[code]], "face_down": False, "round": 0}
     if code < _ORANGE_BASE:
@@ -61,77 +65,54 @@ def _chip_dict(code: int, face_down: bool) -> dict[str, Any]:
     }
 
 
-#: (chip code, face down) -> its View dict, shared by every view.
-_CHIPS: dict[tuple[int, bool], dict[str, Any]] = {}
-
-
-def _chip(code: int, face_down: bool) -> dict[str, Any]:
-    key = (code, face_down)
-    chip = _CHIPS.get(key)
-    if chip is None:
-        if len(_CHIPS) >= _CACHE_LIMIT:
-            _CHIPS.clear()
-        chip = _CHIPS[key] = _chip_dict(code, face_down)
-    return chip
-
-
-#: Player count -> per track space (1..TRACK_LEN): (space, active icons, section).
-_TRACK_SPACES: dict[int, tuple[tuple[int, list[str], int], ...]] = {}
-
-
+@lru_cache(maxsize=8)
 def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
-    spaces = _TRACK_SPACES.get(n)
-    if spaces is None:
-        st = {"n": n}
-        spaces = _TRACK_SPACES[n] = tuple(
-            (space, icons_active(st, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
-            for space in range(1, D.TRACK_LEN + 1)
-        )
-    return spaces
+    """Per track space (1..TRACK_LEN) for ``n`` players: (space, active icons, section)."""
+    st = {"n": n}
+    return tuple(
+        (space, icons_active(st, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
+        for space in range(1, D.TRACK_LEN + 1)
+    )
 
 
-#: (players, space, chip code, face down, occupant seat, Lucy there) -> the
-#: track space's View dict.
-_SPACES: dict[tuple[Any, ...], dict[str, Any]] = {}
+@lru_cache(maxsize=_CACHE_LIMIT)
+def _track_cell(
+    n: int, space: int, code: int, face_down: bool, occupant: int, lucy: bool
+) -> dict[str, Any]:
+    """A track space's View dict, shared by every view."""
+    _space, icons, section = _track_spaces(n)[space - 1]
+    return {
+        "space": space,
+        "chip": _chip(code, face_down),
+        "icons": icons,
+        "occupant_seat": occupant,
+        "lucy": lucy,
+        "section": section,
+    }
 
-#: (slot, holder seat, Lucy there) -> the Standby space's View dict.
-_STANDBY: dict[tuple[int, int, bool], dict[str, Any]] = {}
 
-
+@lru_cache(maxsize=_CACHE_LIMIT)
 def _standby(slot: int, holder: int, lucy: bool) -> dict[str, Any]:
-    key = (slot, holder, lucy)
-    space = _STANDBY.get(key)
-    if space is None:
-        if len(_STANDBY) >= _CACHE_LIMIT:
-            _STANDBY.clear()
-        space = _STANDBY[key] = {
-            "slot": slot,
-            "label": D.STANDBY_LABELS[slot],
-            "vp": D.STANDBY_VP[slot],
-            "occupant_seat": holder,
-            "lucy": lucy,
-        }
-    return space
+    """A Standby space's View dict, shared by every view."""
+    return {
+        "slot": slot,
+        "label": D.STANDBY_LABELS[slot],
+        "vp": D.STANDBY_VP[slot],
+        "occupant_seat": holder,
+        "lucy": lucy,
+    }
 
 
-#: (special card, tokens remaining) -> its View dict.
-_SPECIALS: dict[tuple[int, int], dict[str, Any]] = {}
-
-
+@lru_cache(maxsize=_CACHE_LIMIT)
 def _special(k: int, remaining: int) -> dict[str, Any]:
-    key = (k, remaining)
-    card = _SPECIALS.get(key)
-    if card is None:
-        if len(_SPECIALS) >= _CACHE_LIMIT:
-            _SPECIALS.clear()
-        card = _SPECIALS[key] = {
-            "bird": D.SPC[k],
-            "name": D.BIRD_NAME[D.NREG + k],
-            "cost": D.SPECIAL_COST[k],
-            "size": D.SIZE[D.NREG + k],
-            "remaining": remaining,
-        }
-    return card
+    """A special card's View dict with its tokens remaining, shared by every view."""
+    return {
+        "bird": D.SPC[k],
+        "name": D.BIRD_NAME[D.NREG + k],
+        "cost": D.SPECIAL_COST[k],
+        "size": D.SIZE[D.NREG + k],
+        "remaining": remaining,
+    }
 
 
 _N_SPECIALS = len(D.SPC)
@@ -257,23 +238,12 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     codes = st["track"]
     blue_down = st["blue_down"]
     track = []
-    for space, icons, section in _track_spaces(n):
+    for space, _icons, _section in _track_spaces(n):
         code = codes[space - 1]
         face_down = _BLUE_BASE <= code < _ORANGE_BASE and bool(blue_down[code - _BLUE_BASE])
-        key = (n, space, code, face_down, occupant.get(space, -1), lucy_pos == space)
-        cell = _SPACES.get(key)
-        if cell is None:
-            if len(_SPACES) >= _CACHE_LIMIT:
-                _SPACES.clear()
-            cell = _SPACES[key] = {
-                "space": space,
-                "chip": _chip(code, face_down),
-                "icons": icons,
-                "occupant_seat": key[4],
-                "lucy": key[5],
-                "section": section,
-            }
-        track.append(cell)
+        track.append(
+            _track_cell(n, space, code, face_down, occupant.get(space, -1), lucy_pos == space)
+        )
     holders: dict[int, int] = {}
     for i, p in enumerate(players):
         holders.setdefault(p["slot"], i)

@@ -21,6 +21,7 @@ as caches beside the stored state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
@@ -231,28 +232,19 @@ def _card_view(card: DwellerCard) -> dict[str, Any]:
     }
 
 
-#: (placed tile, hummingbirds on it) -> its View dict. A placed tile never
-#: changes, so its dict is built once and shared by every later view (views
-#: are read-only values); cleared when it grows past ``_TILE_VIEW_LIMIT``.
-_TILE_VIEWS: dict[tuple[PlacedTile, int], dict[str, Any]] = {}
-_TILE_VIEW_LIMIT = 50_000
-
-
+@lru_cache(maxsize=50_000)
 def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
     """A placed tile, its four cells and its hummingbirds.
 
     The cells are two flat lists, ``terrains`` and ``mushrooms``, in the tile's
     reading order: (2x, 2y), (2x+1, 2y), (2x, 2y-1), (2x+1, 2y-1) for the tile at
     (x, y) (``board.tile_cells``); no dict per cell, so the View holds no
-    sub-message per cell.
+    sub-message per cell. A placed tile never changes, so its dict is built once
+    and shared by every later view (views are read-only values).
     """
-    key = (placed, birds)
-    cached = _TILE_VIEWS.get(key)
-    if cached is not None:
-        return cached
     tile, tx, ty, rotation, flipped = placed
     (t0, m0), (t1, m1), (t2, m2), (t3, m3) = _FACE_VIEWS[tile][(rotation, flipped)]
-    cached = {
+    return {
         "tile": tile,
         "x": tx,
         "y": ty,
@@ -262,26 +254,12 @@ def _tile_view(placed: PlacedTile, birds: int) -> dict[str, Any]:
         "mushrooms": [m0, m1, m2, m3],
         "hummingbirds": birds,
     }
-    if len(_TILE_VIEWS) >= _TILE_VIEW_LIMIT:
-        _TILE_VIEWS.clear()
-    _TILE_VIEWS[key] = cached
-    return cached
 
 
-#: (slot, tile) -> its market View dict, built once (read-only, like _TILE_VIEWS).
-_MARKET_VIEWS: dict[tuple[int, str], dict[str, Any]] = {}
-
-
+@cache  # at most 3 slots x 54 tiles
 def _market_view(slot: int, tile: str) -> dict[str, Any]:
-    """A market slot and the tile in it, with its spaces."""
-    cached = _MARKET_VIEWS.get((slot, tile))
-    if cached is None:
-        cached = _MARKET_VIEWS[(slot, tile)] = {
-            "slot": slot,
-            "tile": tile,
-            "spaces": _spaces_view(tile),
-        }
-    return cached
+    """A market slot and the tile in it, with its spaces (built once, read-only)."""
+    return {"slot": slot, "tile": tile, "spaces": _spaces_view(tile)}
 
 
 #: Card id -> its View dict (cards never change).
