@@ -501,18 +501,21 @@ class GameServicer:
         version = expected + 1
         # Cached only once the write wins: a losing write's state never becomes `version`.
         next_legal = self.engine.legal(state, seat) if seat in to_act else None
+        now_ms = int(time.time() * 1000)
+        status = FINISHED if finished else IN_PROGRESS
         event_fields = {
             "s": str(seat), "k": action.kind, "a": args_to_json(action), "l": action.label,
             "x": "1" if action.secret else "0", "p": action.public_label,
-            "t": str(int(time.time() * 1000)), "st": _status_name(finished),
-            "ta": ",".join(map(str, to_act)),
+            "t": str(now_ms), "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
         }  # fmt: skip
         # The reply is assembled as bytes: head, view (cached parts), legal list.
+        # Its event is the stored one as the acting seat reads it (never redacted).
+        event = common_pb2.Event(
+            version=version, seat=seat, kind=action.kind, label=action.label,
+            time_ms=now_ms, status=status, to_act=to_act,
+        )  # fmt: skip
         response = self.m.ApplyResponse(
-            version=version,
-            status=FINISHED if finished else IN_PROGRESS,
-            to_act=to_act,
-            event=self._event(StoredEvent(version, event_fields), seat),
+            version=version, status=status, to_act=to_act, event=event
         ).SerializeToString() + field_wire(self._view_field, self._view_bytes(game_id, state, seat))
         if next_legal:
             response += self.codec.legal_wire(self._next_actions_field, next_legal)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -29,6 +30,8 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from services.core.deadlines import SharedDeadlines
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -169,10 +172,15 @@ class HiredisPackingConnection(aioredis.Connection):
             command = command.encode()
         if isinstance(command, bytes):
             command = [command]
+        writer = self._writer
         try:
-            async with asyncio.timeout(self.socket_timeout):
-                self._writer.writelines(command)
-                await self._writer.drain()
+            writer.writelines(command)
+            if writer.transport.get_write_buffer_size():
+                # The socket took less than all of it: wait for room, bounded.
+                async with asyncio.timeout(self.socket_timeout):
+                    await writer.drain()
+            else:
+                await writer.drain()  # raises if the connection was lost; never waits
         except TimeoutError:
             await self.disconnect(nowait=True)
             raise RedisTimeoutError("Timeout writing to socket") from None
@@ -213,6 +221,12 @@ class GameStore:
         self.client = client
         self._create = client.register_script(_CREATE)
         self._apply = client.register_script(_APPLY)
+        # Connections of the Apply lane: taken from the client's pool once and kept
+        # (the pool still owns and closes them), so an Apply skips the pool's lock,
+        # health probe and bookkeeping. One per concurrent Apply, reused LIFO.
+        self._apply_connections: list[aioredis.Connection] = []
+        # Their reads are bounded by the socket timeout on one shared timer.
+        self._apply_reads = SharedDeadlines(SOCKET_TIMEOUT_SECONDS, 1.0, RedisTimeoutError)
 
     async def create(
         self,
@@ -285,10 +299,13 @@ class GameStore:
     async def _run_apply(self, keys: list[str], args: list[Any]) -> Any:
         """``EVALSHA`` of the Apply script.
 
-        On a plain client, straight on a pooled connection: redis-py's command
-        layers (retry wrapper, script object, response callbacks) cost about
-        20 µs an Apply, a fifth of its Redis time. The connection's own send and
-        read keep their timeouts and drop a broken connection; like redis-py,
+        On a plain client, straight on a connection of the Apply lane (taken
+        from the pool once and kept): redis-py's command layers (retry wrapper,
+        script object, response callbacks) and the pool's per-command checkout
+        (lock, health probe, bookkeeping) cost about a fifth of an Apply's
+        handler. Writes and reads stay bounded by the socket timeout (reads on
+        one shared timer, :class:`~services.core.deadlines.SharedDeadlines`)
+        and a broken connection is dropped; like redis-py,
         a call that met a connection error is sent again (up to three times in
         all) on a fresh connection, and a script missing after a Redis restart
         or flush is loaded and the call sent again. Cluster clients keep
@@ -296,12 +313,14 @@ class GameStore:
         """
         if not isinstance(self.client, aioredis.Redis):
             return await self._apply(keys=keys, args=args)
-        pool = self.client.connection_pool
+        idle = self._apply_connections
         for attempt in range(3):
-            connection = await pool.get_connection()
+            connection = idle.pop() if idle else await self.client.connection_pool.get_connection()
             try:
                 await connection.send_command("EVALSHA", self._apply.sha, len(keys), *keys, *args)
-                return await connection.read_response()
+                # Bounded on the shared timer; read_response drops the connection
+                # when a cut-off reaches it.
+                return await self._apply_reads.run(connection.read_response(timeout=math.inf))
             except (RedisConnectionError, RedisTimeoutError):
                 # redis-py has dropped the connection; the next one is fresh. Sending
                 # again is safe: the script checks the version, so a write that did
@@ -313,7 +332,7 @@ class GameStore:
                 if attempt == 2:
                     raise
             finally:
-                await pool.release(connection)
+                idle.append(connection)
             await self.client.script_load(_APPLY)
         raise AssertionError("unreachable")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 import redis
 
 from services.core.store import GameMeta, GameStore, connect, events_key, game_key
@@ -89,3 +90,41 @@ def test_apply_survives_a_flushed_script_and_a_dropped_connection(redis_server_u
     """The Apply write runs on a pooled connection: a script missing after a flush
     is loaded again, a dead connection is replaced, and each write lands once."""
     asyncio.run(_recovery_scenario(redis_server_url))
+
+
+async def _paused_scenario(url: str) -> None:
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    from services.core.deadlines import SharedDeadlines
+
+    store = GameStore(connect(url, cluster=False))
+    store._apply_reads = SharedDeadlines(0.2, 0.05, RedisTimeoutError)  # seconds, not 10 s
+    raw = redis.Redis.from_url(url)
+    assert await store.create("pause1", _meta(), b"s1", "IN_PROGRESS", _event("new"), 60)
+    args = dict(request_id="", fingerprint="", result=b"", request_ttl=60, key_ttl=60)
+    raw.execute_command("CLIENT", "PAUSE", "1500", "WRITE")  # Redis stops answering writes
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        with pytest.raises(RedisTimeoutError):
+            await store.apply("pause1", 1, b"s2", "IN_PROGRESS", _event("a"), **args)
+        assert loop.time() - started < 1.4, "three bounded attempts, not a hang"
+    finally:
+        raw.execute_command("CLIENT", "UNPAUSE")
+    # A write sent before the cut-off may still land once Redis answers again; the
+    # version check makes sending it again safe: it lands exactly once.
+    outcome = await store.apply("pause1", 1, b"s2", "IN_PROGRESS", _event("a"), **args)
+    assert outcome.kind == "OK" or (outcome.kind == "STALE" and outcome.version == 2)
+    assert raw.hget(game_key("pause1"), "version") == b"2"
+    assert raw.xlen(events_key("pause1")) == 2
+    # And the lane's connections work again.
+    assert (await store.apply("pause1", 2, b"s3", "IN_PROGRESS", _event("b"), **args)).kind == "OK"
+    raw.delete(game_key("pause1"), events_key("pause1"))
+    raw.close()
+    await store.client.aclose()
+
+
+def test_an_apply_write_that_gets_no_answer_times_out(redis_server_url: str) -> None:
+    """A Redis that stops answering: the Apply write fails with a timeout after its
+    bounded retries (reads bounded on the shared timer), and the store recovers."""
+    asyncio.run(_paused_scenario(redis_server_url))
