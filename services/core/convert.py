@@ -195,52 +195,119 @@ def view_to_proto(view: dict[str, Any], view_class: type[Message]) -> Message:
     return view_class(**view)
 
 
+#: A message's kept parts: field name -> (the list the field held, and per
+#: element: its dict, its bytes as that field, the element's own kept parts).
+Kept = dict[str, tuple[list[Any], list[tuple[Any, bytes, "Kept"]]]]
+_NOTHING: tuple[list[Any], list[tuple[Any, bytes, Kept]]] = ([], [])
+
+
+class _Part:
+    """A repeated message field of a view message (at any depth): its tag, its
+    element class and the element's own repeated message fields."""
+
+    __slots__ = ("message_class", "parts", "tag")
+
+    def __init__(self, field: Any) -> None:
+        self.tag = _varint(field.number << 3 | 2)
+        self.message_class = GetMessageClass(field.message_type)
+        self.parts = _parts_of(field.message_type)
+
+
+def _parts_of(descriptor: Any) -> dict[str, _Part]:
+    """The repeated message fields (not maps) of a message type."""
+    return {
+        f.name: _Part(f)
+        for f in descriptor.fields
+        if f.is_repeated
+        and f.message_type is not None
+        and not f.message_type.GetOptions().map_entry
+    }
+
+
+def _encode(
+    message_class: type[Message],
+    parts: dict[str, _Part],
+    value: dict[str, Any],
+    before: Kept,
+    kept: Kept,
+) -> bytes:
+    """A message's bytes: its other fields through the generated constructor,
+    then its repeated message fields element by element, reusing the bytes of
+    an element equal to the one at its index in ``before`` and building the
+    others (their own parts likewise, against the element they replace). The
+    parts used are recorded in ``kept``. A parser takes fields in any order, so
+    the result parses to exactly ``message_class(**value)``."""
+    rest: dict[str, Any] = {}
+    chunks: list[bytes] = []
+    for name, field_value in value.items():
+        part = parts.get(name)
+        if part is None:
+            rest[name] = field_value
+            continue
+        old_list, old = before.get(name, _NOTHING)
+        if field_value is old_list:  # the very list as before: all its bytes hold
+            kept[name] = (old_list, old)
+            chunks += [entry[1] for entry in old]
+            continue
+        now: list[tuple[Any, bytes, Kept]] = []
+        for index, item in enumerate(field_value):
+            if index < len(old) and old[index][0] == item:
+                now.append(old[index])
+                chunks.append(old[index][1])
+                continue
+            sub: Kept = {}
+            if part.parts and index < len(old) and _continues(part, old[index][0], item):
+                data = _encode(part.message_class, part.parts, item, old[index][2], sub)
+            else:  # nothing to reuse inside: one build in C
+                data = part.message_class(**item).SerializeToString()
+            chunk = part.tag + _varint(len(data)) + data
+            now.append((item, chunk, sub))
+            chunks.append(chunk)
+        kept[name] = (field_value, now)
+    return message_class(**rest).SerializeToString() + b"".join(chunks)
+
+
+def _continues(part: _Part, before: dict[str, Any], item: dict[str, Any]) -> bool:
+    """Whether ``item`` looks like a later state of ``before`` (a garden that
+    grew, not a market slot now holding another tile): the first element of its
+    first non-empty repeated part is unchanged. Only then is building it part by
+    part worth more than one build of the whole in C."""
+    for name in part.parts:
+        old = before.get(name)
+        if old:
+            new = item.get(name)
+            return bool(new) and old[0] == new[0]
+    return False
+
+
 class ViewWire:
     """Wire bytes of one game's ``View``, reusing the bytes of parts that did
     not change since the game's previous view.
 
-    The parts are the elements of the View's repeated message fields (the
-    gardens, boards and player areas that make up most of a view). Each game
-    keeps the last element dicts with their bytes; an element equal to the one
-    at its index last time (a deep ``==`` in C, fast when unchanged parts share
-    their immutable sub-dicts) reuses its bytes, any other is built. Only for
-    engines whose view values never alias their mutable state: a kept dict
-    must not change behind the cache's back.
+    The parts are the elements of repeated message fields, at any depth (the
+    gardens, boards and player areas that make up most of a view, and the
+    tiles, cards and pieces inside them). Each game keeps its last view's
+    parts with their bytes; an element equal to the one at its index last time
+    (a deep ``==`` in C, fast when unchanged parts share their sub-dicts)
+    reuses its bytes, any other is built, its own parts again reused or built
+    against the element it replaces: a garden that gained a tile costs the new
+    tile, not all of them. Only for engines whose view values never alias
+    their mutable state and never change once handed out
+    (``GameSpec.view_parts_are_values``, checked per game by
+    ``tests/view_values.py``): a kept dict must not change behind the cache's back.
     """
 
     def __init__(self, view_class: type[Message]) -> None:
         self.view_class = view_class
-        #: field name -> (tag bytes, element class) for repeated message fields
-        self.parts: dict[str, tuple[bytes, type[Message]]] = {
-            f.name: (_varint(f.number << 3 | 2), GetMessageClass(f.message_type))
-            for f in view_class.DESCRIPTOR.fields
-            if f.is_repeated
-            and f.message_type is not None
-            and not f.message_type.GetOptions().map_entry
-        }
+        #: The View's repeated message fields by name.
+        self.parts: dict[str, _Part] = _parts_of(view_class.DESCRIPTOR)
 
-    def encode(self, view: dict[str, Any], kept: dict[str, list[tuple[Any, bytes]]]) -> bytes:
-        """The serialized View of ``view``; ``kept`` holds the game's parts (each
-        element with its bytes as a field of the View) and is updated in place."""
-        rest: dict[str, Any] = {}
-        chunks: list[bytes] = []
-        for name, value in view.items():
-            part = self.parts.get(name)
-            if part is None:
-                rest[name] = value
-                continue
-            before = kept.get(name, ())
-            now: list[tuple[Any, bytes]] = []
-            for index, item in enumerate(value):
-                if index < len(before) and before[index][0] == item:
-                    chunk = before[index][1]
-                else:
-                    data = part[1](**item).SerializeToString()
-                    chunk = part[0] + _varint(len(data)) + data
-                now.append((item, chunk))
-                chunks.append(chunk)
-            kept[name] = now
-        return self.view_class(**rest).SerializeToString() + b"".join(chunks)
+    def encode(self, view: dict[str, Any], kept: Kept) -> bytes:
+        """The serialized View of ``view``; ``kept`` holds the game's parts from
+        its previous view and is replaced in place by this view's."""
+        before = dict(kept)
+        kept.clear()
+        return _encode(self.view_class, self.parts, view, before, kept)
 
 
 def field_wire(field_number: int, data: bytes) -> bytes:

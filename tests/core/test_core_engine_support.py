@@ -150,3 +150,45 @@ def test_view_wire_reusing_parts_equals_a_fresh_build(name: str, engine) -> None
                 view = engine.view(state, reader)
                 built = spec.types.View.FromString(wire.encode(view, kept))
                 assert built == spec.types.View(**view)
+
+
+def _tile(n: int, birds: int = 0) -> dict:
+    return {
+        "tile": f"T{n}",
+        "x": n,
+        "y": 0,
+        "rotation": 0,
+        "flipped": False,
+        "terrains": ["TERRAIN_PINK"] * 4,
+        "mushrooms": [False] * 4,
+        "hummingbirds": birds,
+    }
+
+
+def _garden(seat: int, tiles: list[dict], score: int) -> dict:
+    return {"seat": seat, "tiles": tiles, "bee_sectors": [], "dwellers": [], "score": score}
+
+
+def test_view_wire_nested_parts_reuse_and_rebuild_correctly() -> None:
+    """Parts inside parts (a garden's tiles): a garden that grew keeps its old
+    tiles' bytes, a tile that changed in the middle, a garden that shrank, a
+    market slot now holding another tile and a list shared with the previous
+    view all still parse to exactly the fresh build."""
+    from roost.undertheleaves.v1 import types_pb2
+
+    view_class = types_pb2.View
+    wire = ViewWire(view_class)
+    spaces = [{"terrain": "TERRAIN_PINK", "mushroom": True}] * 4
+    t = [_tile(n) for n in range(6)]
+    views = [
+        {"gardens": [_garden(0, t[:2], 1), _garden(1, t[:1], 0)], "taken_spaces": spaces},
+        {"gardens": [_garden(0, t[:3], 2), _garden(1, t[:1], 0)], "taken_spaces": spaces},
+        {"gardens": [_garden(0, [t[0], _tile(1, 2), t[2]], 4), _garden(1, t[:2], 1)]},
+        {"gardens": [_garden(0, t[:1], 4), _garden(1, [t[0], t[5], t[4]], 1)]},
+        {"market": [{"slot": 0, "tile": "T1", "spaces": spaces}], "gardens": []},
+        {"market": [{"slot": 0, "tile": "T2", "spaces": spaces[:2]}], "gardens": []},
+    ]
+    kept: dict = {}
+    for number, view in enumerate(views):
+        built = view_class.FromString(wire.encode(view, kept))
+        assert built == view_class(**view), f"view {number}"

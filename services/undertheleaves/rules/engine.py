@@ -268,6 +268,12 @@ _CARD_VIEWS: dict[str, dict[str, Any]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _cards_view(cards: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The cards in play as View dicts (one shared read-only list per set of cards)."""
+    return [_CARD_VIEWS[card] for card in cards]
+
+
 def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
     """A seat's garden as a View dict, rebuilt only when something in it changed.
 
@@ -553,7 +559,7 @@ class UnderTheLeaves:
                     options.existing_sector_bonus_once_per_colour_per_turn
                 ),
             },
-            "dweller_cards": [_CARD_VIEWS[card] for card in state.cards],
+            "dweller_cards": _cards_view(tuple(state.cards)),
             "market": [_market_view(slot, tile) for slot, tile in enumerate(state.market)],
             "bag_count": len(state.bag),
             "first_seat": state.first_seat,
