@@ -9,6 +9,7 @@ calls get ``GRACE_SECONDS`` to finish).
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -82,6 +83,10 @@ async def serve_forever(service_name: str, settings: Settings, register: Registe
         port=running.port,
         metrics_port=settings.metrics_port,
     )
+    # Everything built so far (modules, descriptors, game data, the servicer)
+    # lives as long as the process: keep it out of every later collection.
+    gc.collect()
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
