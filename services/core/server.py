@@ -24,6 +24,9 @@ from services.core.metrics import serve_metrics
 
 log = get_logger("roost.server")
 
+#: Net allocations between collections of the young generation (CPython: 700).
+YOUNG_COLLECTION_ALLOCATIONS = 20_000
+
 Register = Callable[[grpc.aio.Server], Awaitable[None] | None]
 
 
@@ -87,6 +90,11 @@ async def serve_forever(service_name: str, settings: Settings, register: Registe
     # lives as long as the process: keep it out of every later collection.
     gc.collect()
     gc.freeze()
+    # A call allocates a few hundred short-lived objects, nearly all freed by
+    # reference counting; collecting the young generation every 700 allocations
+    # (CPython's default) cost about 3% of a busy service's CPU for almost nothing
+    # found. Every 20,000 keeps cyclic garbage small and the collector rare.
+    gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, *gc.get_threshold()[1:])
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from services.core.deadlines import SharedDeadlines
+from services.core.redis_mux import MultiplexedConnection
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -221,12 +220,13 @@ class GameStore:
         self.client = client
         self._create = client.register_script(_CREATE)
         self._apply = client.register_script(_APPLY)
-        # Connections of the Apply lane: taken from the client's pool once and kept
-        # (the pool still owns and closes them), so an Apply skips the pool's lock,
-        # health probe and bookkeeping. One per concurrent Apply, reused LIFO.
-        self._apply_connections: list[aioredis.Connection] = []
-        # Their reads are bounded by the socket timeout on one shared timer.
-        self._apply_reads = SharedDeadlines(SOCKET_TIMEOUT_SECONDS, 1.0, RedisTimeoutError)
+        # The Apply lane: one connection of the client's pool that every Apply's
+        # script shares, replies matched in order (services/core/redis_mux.py).
+        self._apply_lane = (
+            MultiplexedConnection(client.connection_pool, SOCKET_TIMEOUT_SECONDS)
+            if isinstance(client, aioredis.Redis)
+            else None
+        )
 
     async def create(
         self,
@@ -299,40 +299,31 @@ class GameStore:
     async def _run_apply(self, keys: list[str], args: list[Any]) -> Any:
         """``EVALSHA`` of the Apply script.
 
-        On a plain client, straight on a connection of the Apply lane (taken
-        from the pool once and kept): redis-py's command layers (retry wrapper,
-        script object, response callbacks) and the pool's per-command checkout
-        (lock, health probe, bookkeeping) cost about a fifth of an Apply's
-        handler. Writes and reads stay bounded by the socket timeout (reads on
-        one shared timer, :class:`~services.core.deadlines.SharedDeadlines`)
-        and a broken connection is dropped; like redis-py,
-        a call that met a connection error is sent again (up to three times in
-        all) on a fresh connection, and a script missing after a Redis restart
-        or flush is loaded and the call sent again. Cluster clients keep
+        On a plain client, on the Apply lane: one connection that concurrent
+        Applies share (:class:`~services.core.redis_mux.MultiplexedConnection`),
+        skipping redis-py's command layers (retry wrapper, script object,
+        response callbacks) and the pool's per-command checkout, about a third
+        of an Apply's handler time together. Like redis-py, a call that met a
+        connection error or a timeout is sent again (up to three times in all)
+        on a fresh connection, and a script missing after a Redis restart or
+        flush is loaded and the call sent again. Cluster clients keep
         redis-py's routing.
         """
-        if not isinstance(self.client, aioredis.Redis):
+        lane = self._apply_lane
+        if lane is None:
             return await self._apply(keys=keys, args=args)
-        idle = self._apply_connections
         for attempt in range(3):
-            connection = idle.pop() if idle else await self.client.connection_pool.get_connection()
             try:
-                await connection.send_command("EVALSHA", self._apply.sha, len(keys), *keys, *args)
-                # Bounded on the shared timer; read_response drops the connection
-                # when a cut-off reaches it.
-                return await self._apply_reads.run(connection.read_response(timeout=math.inf))
+                return await lane.execute("EVALSHA", self._apply.sha, len(keys), *keys, *args)
             except (RedisConnectionError, RedisTimeoutError):
-                # redis-py has dropped the connection; the next one is fresh. Sending
-                # again is safe: the script checks the version, so a write that did
-                # land answers STALE (or, with a request id, its stored result).
+                # Sending again is safe: the script checks the version, so a write
+                # that did land answers STALE (or, with a request id, its stored result).
                 if attempt == 2:
                     raise
                 continue
             except NoScriptError:
                 if attempt == 2:
                     raise
-            finally:
-                idle.append(connection)
             await self.client.script_load(_APPLY)
         raise AssertionError("unreachable")
 

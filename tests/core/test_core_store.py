@@ -98,7 +98,8 @@ async def _paused_scenario(url: str) -> None:
     from services.core.deadlines import SharedDeadlines
 
     store = GameStore(connect(url, cluster=False))
-    store._apply_reads = SharedDeadlines(0.2, 0.05, RedisTimeoutError)  # seconds, not 10 s
+    assert store._apply_lane is not None
+    store._apply_lane.deadlines = SharedDeadlines(0.2, 0.05, RedisTimeoutError)  # not 10 s
     raw = redis.Redis.from_url(url)
     assert await store.create("pause1", _meta(), b"s1", "IN_PROGRESS", _event("new"), 60)
     args = dict(request_id="", fingerprint="", result=b"", request_ttl=60, key_ttl=60)
@@ -126,5 +127,5 @@ async def _paused_scenario(url: str) -> None:
 
 def test_an_apply_write_that_gets_no_answer_times_out(redis_server_url: str) -> None:
     """A Redis that stops answering: the Apply write fails with a timeout after its
-    bounded retries (reads bounded on the shared timer), and the store recovers."""
+    bounded retries (each dropping the quiet connection), and the lane recovers."""
     asyncio.run(_paused_scenario(redis_server_url))
