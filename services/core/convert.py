@@ -201,16 +201,31 @@ Kept = dict[str, tuple[list[Any], list[tuple[Any, bytes, "Kept"]]]]
 _NOTHING: tuple[list[Any], list[tuple[Any, bytes, Kept]]] = ([], [])
 
 
+#: Elements a part remembers by identity, at most (then it starts afresh).
+RECENT_PER_PART = 1024
+
+
 class _Part:
     """A repeated message field of a view message (at any depth): its tag, its
-    element class and the element's own repeated message fields."""
+    element class, the element's own repeated message fields, and the bytes of
+    elements built lately, by identity (engines share read-only dicts for what
+    recurs: a market slot, a tile's printed spaces)."""
 
-    __slots__ = ("message_class", "parts", "tag")
+    __slots__ = ("message_class", "parts", "recent", "tag")
 
     def __init__(self, field: Any) -> None:
         self.tag = _varint(field.number << 3 | 2)
         self.message_class = GetMessageClass(field.message_type)
         self.parts = _parts_of(field.message_type)
+        #: id(element dict) -> (that dict, its bytes as this field); the dict is
+        #: held, so its id cannot be reused while the entry lives.
+        self.recent: dict[int, tuple[Any, bytes]] = {}
+
+    def remember(self, item: Any, chunk: bytes) -> None:
+        recent = self.recent
+        if len(recent) >= RECENT_PER_PART:
+            recent.clear()
+        recent[id(item)] = (item, chunk)
 
 
 def _parts_of(descriptor: Any) -> dict[str, _Part]:
@@ -258,9 +273,15 @@ def _encode(
             sub: Kept = {}
             if part.parts and index < len(old) and _continues(part, old[index][0], item):
                 data = _encode(part.message_class, part.parts, item, old[index][2], sub)
-            else:  # nothing to reuse inside: one build in C
-                data = part.message_class(**item).SerializeToString()
-            chunk = part.tag + _varint(len(data)) + data
+                chunk = part.tag + _varint(len(data)) + data
+            else:  # nothing to reuse inside: one build in C, unless built lately
+                seen = part.recent.get(id(item))
+                if seen is not None and seen[0] is item:
+                    chunk = seen[1]
+                else:
+                    data = part.message_class(**item).SerializeToString()
+                    chunk = part.tag + _varint(len(data)) + data
+                    part.remember(item, chunk)
             now.append((item, chunk, sub))
             chunks.append(chunk)
         kept[name] = (field_value, now)
