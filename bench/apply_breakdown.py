@@ -165,7 +165,7 @@ def main() -> None:
         f"Command: `python -m bench.apply_breakdown --count {args.count}` ({machine()}). "
         "CPU µs per Apply: the whole handler called directly over a real Redis, then each "
         "piece timed alone over the same decisions; 'Redis write and the rest' is the "
-        "handler minus the pieces (the Lua write through redis-py, token check, metrics, "
+        "handler minus the pieces (the Lua write on the Apply lane, token check, metrics, "
         "logging context). Baseline: one EVALSHA of the game's largest state size through "
         "redis-py in the same process.",
         "",
