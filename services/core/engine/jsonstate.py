@@ -30,6 +30,13 @@ def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
     return orjson.dumps(value, default=_as_array, option=_SORTED if sort_keys else _OPTIONS)
 
 
+def fragment(value: Any) -> orjson.Fragment:
+    """``value`` encoded once, to embed as it is in later :func:`dumps` calls
+    (for a part of a state that rarely changes; same bytes as encoding it
+    in place, keys unsorted inside it)."""
+    return orjson.Fragment(dumps(value))
+
+
 def loads(data: bytes | str) -> Any:
     """The value of JSON ``data``."""
     return orjson.loads(data)

@@ -81,6 +81,20 @@ class Garden:
     view_cache: tuple[tuple[Any, ...], dict[str, Any]] | None = field(
         default=None, compare=False, repr=False
     )
+    #: Cache: (tile count, last tile, the tiles' JSON): tiles are only ever
+    #: appended, so the stored state re-encodes only a garden that grew.
+    tiles_json: tuple[int, PlacedTile | None, Any] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    def encoded_tiles(self) -> Any:
+        """The tiles as a JSON fragment for :func:`encode` (built once per tile count)."""
+        tiles = self.tiles
+        last = tiles[-1] if tiles else None
+        cached = self.tiles_json
+        if cached is None or cached[0] != len(tiles) or cached[1] is not last:
+            cached = self.tiles_json = (len(tiles), last, jsonstate.fragment(tiles))
+        return cached[2]
 
     def get_board(self) -> Board:
         """The garden's board, built on first use and kept while no tile is added."""
@@ -171,7 +185,7 @@ def encode(state: State) -> bytes:
             "market": state.market,
             "gardens": [
                 [
-                    g.tiles,
+                    g.encoded_tiles(),
                     g.bee_sectors,
                     sorted(g.hummingbirds.items()),
                     g.dwellers,
