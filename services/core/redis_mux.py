@@ -95,7 +95,7 @@ class MultiplexedConnection:
     async def execute(self, *args: Any) -> Any:
         """Send one command and return its reply (error replies raise)."""
         replies = self._replies
-        if replies is None or replies.lost:
+        if replies is None or replies.lost or replies.transport.is_closing():
             replies = await self._connect()
         future = replies.send(hiredis.pack_command(args))
         try:
@@ -107,8 +107,9 @@ class MultiplexedConnection:
     async def _connect(self) -> _Replies:
         """A live connection: the current one, or a fresh one from the pool."""
         async with self._connecting:
-            if self._replies is not None and not self._replies.lost:
-                return self._replies
+            current = self._replies
+            if current is not None and not current.lost and not current.transport.is_closing():
+                return current
             if self._connection is not None:  # the lost one goes back, to reconnect there
                 await self._connection.disconnect(nowait=True)
                 await self.pool.release(self._connection)

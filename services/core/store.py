@@ -302,7 +302,7 @@ class GameStore:
         On a plain client, on the Apply lane: one connection that concurrent
         Applies share (:class:`~services.core.redis_mux.MultiplexedConnection`),
         skipping redis-py's command layers (retry wrapper, script object,
-        response callbacks) and the pool's per-command checkout, about a third
+        response callbacks) and the pool's per-command checkout, about a fifth
         of an Apply's handler time together. Like redis-py, a call that met a
         connection error or a timeout is sent again (up to three times in all)
         on a fresh connection, and a script missing after a Redis restart or
