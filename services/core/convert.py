@@ -222,6 +222,7 @@ class _Part:
         self.recent: dict[int, tuple[Any, bytes]] = {}
 
     def remember(self, item: Any, chunk: bytes) -> None:
+        """Keep ``chunk`` as the bytes of ``item`` (forgetting all at the bound)."""
         recent = self.recent
         if len(recent) >= RECENT_PER_PART:
             recent.clear()
@@ -248,10 +249,11 @@ def _encode(
 ) -> bytes:
     """A message's bytes: its other fields through the generated constructor,
     then its repeated message fields element by element, reusing the bytes of
-    an element equal to the one at its index in ``before`` and building the
-    others (their own parts likewise, against the element they replace). The
-    parts used are recorded in ``kept``. A parser takes fields in any order, so
-    the result parses to exactly ``message_class(**value)``."""
+    an element equal to the one at its index in ``before`` or built lately
+    (the very dict), and building the others (their own parts likewise,
+    against the element they replace). The parts used are recorded in
+    ``kept``. A parser takes fields in any order, so the result parses to
+    exactly ``message_class(**value)``."""
     rest: dict[str, Any] = {}
     chunks: list[bytes] = []
     for name, field_value in value.items():
@@ -309,10 +311,11 @@ class ViewWire:
     gardens, boards and player areas that make up most of a view, and the
     tiles, cards and pieces inside them). Each game keeps its last view's
     parts with their bytes; an element equal to the one at its index last time
-    (a deep ``==`` in C, fast when unchanged parts share their sub-dicts)
-    reuses its bytes, any other is built, its own parts again reused or built
-    against the element it replaces: a garden that gained a tile costs the new
-    tile, not all of them. Only for engines whose view values never alias
+    (a deep ``==`` in C, fast when unchanged parts share their sub-dicts), or
+    that is the very dict built lately anywhere (a market slot, a card), reuses
+    its bytes; any other is built, its own parts again reused or built against
+    the element it replaces: a garden that gained a tile costs the new tile, not
+    all of them. Only for engines whose view values never alias
     their mutable state and never change once handed out
     (``GameSpec.view_parts_are_values``, checked per game by
     ``tests/view_values.py``): a kept dict must not change behind the cache's back.
