@@ -43,8 +43,8 @@ class SharedDeadlines:
         try:
             return await awaitable
         except asyncio.CancelledError:
-            if task in self._expired:
-                task.uncancel()
+            # Ours only if no one else asked to cancel the task meanwhile.
+            if task in self._expired and task.uncancel() == 0:
                 raise self.error(f"no answer within {self.seconds} s") from None
             raise
         finally:
