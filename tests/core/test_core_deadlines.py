@@ -68,3 +68,16 @@ def test_a_cancellation_from_elsewhere_stays_a_cancellation() -> None:
         assert not deadlines._due and not deadlines._expired
 
     asyncio.run(scenario())
+
+
+def test_a_cut_off_that_meets_another_cancellation_stays_a_cancellation() -> None:
+    async def scenario() -> None:
+        deadlines = SharedDeadlines(0.0, 100, _Late)  # due at once; the check is run by hand
+        waiting = asyncio.create_task(deadlines.run(_value_after(5, "never")))
+        await asyncio.sleep(0)  # it is waiting now
+        deadlines._check(asyncio.get_running_loop())  # the cut-off
+        waiting.cancel()  # and a cancellation from elsewhere, before it runs again
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+    asyncio.run(scenario())
