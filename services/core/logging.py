@@ -39,7 +39,6 @@ def configure(level: str = "info") -> None:
     structlog.configure(
         processors=[
             merge_call_fields,
-            structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
