@@ -277,6 +277,8 @@ class ServiceContract:
         assert spectator.viewer_seat == -1
         log = client.log(created.game_id)
         assert [e.event.version for e in log.entries] == [1, 2]
+        # Apply builds its reply's event directly: it is the stored event as the seat reads it.
+        assert client.log(created.game_id, tokens[seat]).entries[1].event == reply.event
         assert log.entries[0].event.kind == "new_game"
         assert log.seed == 0, "the seed is secret while the game runs"
         board = client.score(created.game_id).scoreboard
