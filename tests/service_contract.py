@@ -489,6 +489,40 @@ class ServiceContract:
             state = engine.apply(state, seat, actions[choice])
         assert raw_redis.hget(game_key(game_id), "state") == engine.encode(state)
 
+    def test_reads_follow_the_stored_version_not_the_process_memory(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """GetState, Legal and Score read the state this process wrote last in place
+        while it is the stored version, and decode the stored one as soon as
+        another writer (another replica) has moved the game on."""
+        engine, players = self.spec.engine, self.player_counts[0]
+        created = client.new_game(players, seed=31)
+        game_id, tokens = created.game_id, {c.seat: c.token for c in created.credentials}
+        seat = created.to_act[0]
+        version = client.apply(game_id, tokens[seat], created.version, action_id=0).version
+        in_memory = client.state(game_id, tokens[seat])
+        state = self.engine_state(raw_redis, game_id)
+        assert in_memory.view == self.spec.types.View(**engine.view(state, seat))
+        # Another replica applies the next decision and stores it.
+        mover = engine.to_act(state)[0]
+        state = engine.apply(state, mover, engine.legal(state, mover)[-1])
+        raw_redis.hset(
+            game_key(game_id), mapping={"version": version + 1, "state": engine.encode(state)}
+        )
+        for reader in (seat, mover, None):
+            read = client.state(game_id, None if reader is None else tokens[reader])
+            assert read.version == version + 1
+            assert read.view == self.spec.types.View(**engine.view(state, reader))
+        if not engine.is_over(state):
+            to_act = engine.to_act(state)[0]
+            legal = client.legal(game_id, tokens[to_act])
+            assert legal.version == version + 1
+            assert [a.ref.label for a in legal.actions] == [
+                a.label for a in engine.legal(state, to_act)
+            ]
+        totals = [s.total for s in engine.score(state).seats]
+        assert [s.total for s in client.score(game_id).scoreboard.seats] == totals
+
     def illegal_action(self, legal: list[Any]) -> Any:
         """A typed action that is not in the legal list: a legal one with a field
         pushed out of range, else an action of a kind that is not legal now."""

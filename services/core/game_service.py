@@ -263,10 +263,17 @@ class GameServicer:
         return game_id
 
     async def _load(self, game_id: str, meta: GameMeta) -> tuple[int, Any, str]:
+        """The game's stored version, its state and status. The state this process
+        wrote last at that version is read in place (reads never change a state,
+        and Apply takes its state out of the cache while it changes it) instead of
+        being decoded again."""
         stored = await self.store.load(game_id, meta)
         if stored is None:
             self._meta_cache.pop(game_id, None)
             raise errors.not_found(game_id)
+        cached = self._state_cache.get(game_id)
+        if cached is not None and cached[0] == stored.version:
+            return stored.version, cached[1], stored.status
         return stored.version, self.engine.decode(stored.state), stored.status
 
     def _event(self, stored: StoredEvent, reader: int | None) -> common_pb2.Event:

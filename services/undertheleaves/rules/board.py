@@ -357,11 +357,10 @@ class Board:
         return all(cell + d in terrain for d in AROUND)
 
 
-#: Recently seen gardens: tile sequence -> its board. A service decodes every
-#: state afresh, so without this each placement would rebuild the garden's
-#: board from its tiles. Entries are never handed out (copies are); an entry
-#: may be the live board of a garden that has grown since, which its tile
-#: count reveals.
+#: Recently decoded gardens: tile sequence -> its board, kept pristine (copies
+#: are handed out). The service reads a game's latest state from memory, so
+#: this serves decodes of states seen before: score previews (one decode per
+#: legal action) and reads of a state written by another replica.
 _BOARDS: dict[tuple[PlacedTile, ...], Board] = {}
 BOARD_CACHE_SIZE = 512
 
@@ -370,15 +369,10 @@ def board_for(tiles: list[PlacedTile]) -> Board:
     """A board of ``tiles`` (a fresh copy: the caller may add tiles to it)."""
     key = tuple(tiles)
     board = _BOARDS.pop(key, None)
-    if board is None or board.count != len(key):
+    if board is None:
         board = Board(key)
     _remember(key, board)
     return board.copy()
-
-
-def remember(tiles: list[PlacedTile], board: Board) -> None:
-    """Note that ``board`` is the board of ``tiles`` (until more tiles are added to it)."""
-    _remember(tuple(tiles), board)
 
 
 def _remember(key: tuple[PlacedTile, ...], board: Board) -> None:

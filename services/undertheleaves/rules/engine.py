@@ -26,7 +26,7 @@ from typing import Any
 
 from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import XS, YS, Board, PlacedTile, block, remember
+from services.undertheleaves.rules.board import XS, YS, Board, PlacedTile, block
 from services.undertheleaves.rules.catalogue import (
     BAG_SIZE,
     CARDS,
@@ -463,7 +463,6 @@ class UnderTheLeaves:
             )
         garden.place(PlacedTile(tile, x, y, rotation, flipped))
         board = garden.get_board()
-        remember(garden.tiles, board)
         state.taken_tile = ""
         garden.bee_sectors = settle_bees(garden.bee_sectors, board, state.options)
         garden.hummingbirds = settle_hummingbirds(garden.hummingbirds, board)
