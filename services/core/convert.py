@@ -268,10 +268,13 @@ def _encode(
             continue
         now: list[tuple[Any, bytes, Kept]] = []
         for index, item in enumerate(field_value):
-            if index < len(old) and old[index][0] == item:
-                now.append(old[index])
-                chunks.append(old[index][1])
-                continue
+            if index < len(old):
+                previous = old[index]
+                # `is` first: a dict's == looks up every key, even against itself.
+                if previous[0] is item or previous[0] == item:
+                    now.append(previous)
+                    chunks.append(previous[1])
+                    continue
             sub: Kept = {}
             if part.parts and index < len(old) and _continues(part, old[index][0], item):
                 data = _encode(part.message_class, part.parts, item, old[index][2], sub)

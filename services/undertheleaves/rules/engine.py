@@ -308,23 +308,33 @@ def _build_garden_view(
     return {
         "seat": seat,
         "tiles": tiles,
-        "bee_sectors": [
-            {"colour": _TERRAIN_NAMES[b.colour], "bees": b.bees, "cells": _cells_view(b.cells)}
-            for b in garden.bee_sectors
-        ],
-        "dwellers": [
-            {
-                "card": d.card,
-                "family": _FAMILY_NAMES[d.card],
-                "x": XS[d.anchor],
-                "y": YS[d.anchor],
-                "cells": _cells_view(d.cells),
-                "turn": d.turn,
-            }
-            for d in garden.dwellers
-        ],
+        "bee_sectors": [_bee_sector_view(b) for b in garden.bee_sectors],
+        "dwellers": [_dweller_view(d) for d in garden.dwellers],
         "pieces": counts,
         "score": score,
+    }
+
+
+@lru_cache(maxsize=20_000)
+def _bee_sector_view(record: st.BeeSector) -> dict[str, Any]:
+    """A pollinized sector and its bees (records are immutable: built once, shared)."""
+    return {
+        "colour": _TERRAIN_NAMES[record.colour],
+        "bees": record.bees,
+        "cells": _cells_view(record.cells),
+    }
+
+
+@lru_cache(maxsize=20_000)
+def _dweller_view(record: st.Dweller) -> dict[str, Any]:
+    """A dweller piece (records are immutable: built once, shared)."""
+    return {
+        "card": record.card,
+        "family": _FAMILY_NAMES[record.card],
+        "x": XS[record.anchor],
+        "y": YS[record.anchor],
+        "cells": _cells_view(record.cells),
+        "turn": record.turn,
     }
 
 
