@@ -192,3 +192,23 @@ def test_state_encoding_with_cached_tile_fragments_equals_the_plain_encoding() -
         assert jsonstate.loads(cached)["gardens"][0][0] == jsonstate.loads(
             jsonstate.dumps(state.gardens[0].tiles)
         )
+
+
+def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
+    """Placement (a tile shares a full side with a placed tile): the frontier a garden
+    keeps up to date in place is, after every tile, exactly the sorted free sides of
+    its tiles worked out afresh."""
+    checked = 0
+    for seed in range(10):
+        state = ENGINE.setup(2 + seed % 3, {}, seed)
+        chooser = Rng(seed)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            actions = ENGINE.legal(state, seat)
+            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
+            for garden in state.gardens:
+                kept = garden.frontier()
+                fresh = st.Garden(list(garden.tiles)).frontier()
+                assert kept == fresh
+                checked += 1
+    assert checked > 500

@@ -1,5 +1,7 @@
 """End of the Game and scoring (ambiguities 2, 11, 12)."""
 
+import random
+
 import pytest
 from undertheleaves_builder import (
     ENGINE,
@@ -148,3 +150,22 @@ def test_rule_scoring_is_valid_mid_game_and_final_at_the_end():
     board = ENGINE.score(state)
     assert board.final is True
     assert sorted(s.rank for s in board.seats)[0] == 1
+
+
+def test_view_totals_equal_the_scored_categories_summed():
+    """Ambiguity 11: the view's garden score is the seat's categories (pieces and
+    majority bonuses) summed, as Score reports them, after every decision."""
+    from services.undertheleaves.rules.engine import UnderTheLeaves
+
+    engine = UnderTheLeaves()
+    for seed in range(6):
+        players = 2 + seed % 3
+        state = engine.setup(players, {}, seed)
+        chooser = random.Random(seed)
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            actions = engine.legal(state, seat)
+            state = engine.apply(state, seat, actions[chooser.randrange(len(actions))])
+            scored = {s.seat: sum(s.categories.values()) for s in engine.score(state).seats}
+            shown = {g["seat"]: g["score"] for g in engine.view(state, None)["gardens"]}
+            assert shown == scored

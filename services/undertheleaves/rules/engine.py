@@ -355,7 +355,16 @@ def _categories(counts: list[dict[str, int]]) -> list[dict[str, int]]:
 
 
 def _totals(counts: list[dict[str, int]]) -> list[int]:
-    return [sum(categories.values()) for categories in _categories(counts)]
+    """Each seat's total: its pieces plus its majority bonuses (as :func:`_categories`
+    sums them, without building the categories)."""
+    totals = [sum(c.values()) for c in counts]
+    for family in FAMILIES:
+        most = max([c[family] for c in counts])
+        if most:
+            for seat, c in enumerate(counts):
+                if c[family] == most:
+                    totals[seat] += MAJORITY_BONUS
+    return totals
 
 
 class UnderTheLeaves:

@@ -12,6 +12,7 @@ order (ascending), so records encode to JSON as they are.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -119,15 +120,19 @@ class Garden:
         self.tiles.append(placed)
         board.add(placed)
         if cached is not None and cached[0] == len(self.tiles) - 1:
+            # Kept sorted in place: the position leaves, its free sides join.
             x, y = placed.x, placed.y
-            taken = cached[2]
+            free, taken = cached[1], cached[2]
             taken.add((x, y))
-            free = set(cached[1])
-            free.discard((x, y))
-            free.update(
-                p for p in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if p not in taken
-            )
-            self.frontier_cache = (len(self.tiles), sorted(free), taken)
+            at = bisect_left(free, (x, y))
+            if at < len(free) and free[at] == (x, y):
+                del free[at]
+            for side in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if side not in taken:
+                    at = bisect_left(free, side)
+                    if at == len(free) or free[at] != side:
+                        free.insert(at, side)
+            self.frontier_cache = (len(self.tiles), free, taken)
 
 
 _SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
