@@ -203,6 +203,9 @@ _NOTHING: tuple[list[Any], list[tuple[Any, bytes, Kept]]] = ([], [])
 
 #: Elements a part remembers by identity, at most (then it starts afresh).
 RECENT_PER_PART = 1024
+#: The same bound for views whose parts recur by identity (``ViewWire(shared=True)``):
+#: identity is then the only reuse, so it holds the parts of a few thousand games.
+SHARED_PER_PART = 8192
 
 
 class _Part:
@@ -211,12 +214,13 @@ class _Part:
     elements built lately, by identity (engines share read-only dicts for what
     recurs: a market slot, a tile's printed spaces)."""
 
-    __slots__ = ("message_class", "parts", "recent", "tag")
+    __slots__ = ("limit", "message_class", "parts", "recent", "tag")
 
-    def __init__(self, field: Any) -> None:
+    def __init__(self, field: Any, limit: int) -> None:
         self.tag = _varint(field.number << 3 | 2)
         self.message_class = GetMessageClass(field.message_type)
-        self.parts = _parts_of(field.message_type)
+        self.parts = _parts_of(field.message_type, limit)
+        self.limit = limit
         #: id(element dict) -> (that dict, its bytes as this field); the dict is
         #: held, so its id cannot be reused while the entry lives.
         self.recent: dict[int, tuple[Any, bytes]] = {}
@@ -224,15 +228,15 @@ class _Part:
     def remember(self, item: Any, chunk: bytes) -> None:
         """Keep ``chunk`` as the bytes of ``item`` (forgetting all at the bound)."""
         recent = self.recent
-        if len(recent) >= RECENT_PER_PART:
+        if len(recent) >= self.limit:
             recent.clear()
         recent[id(item)] = (item, chunk)
 
 
-def _parts_of(descriptor: Any) -> dict[str, _Part]:
+def _parts_of(descriptor: Any, limit: int = RECENT_PER_PART) -> dict[str, _Part]:
     """The repeated message fields (not maps) of a message type."""
     return {
-        f.name: _Part(f)
+        f.name: _Part(f, limit)
         for f in descriptor.fields
         if f.is_repeated
         and f.message_type is not None
@@ -293,6 +297,35 @@ def _encode(
     return message_class(**rest).SerializeToString() + b"".join(chunks)
 
 
+def _encode_shared(
+    message_class: type[Message], parts: dict[str, _Part], value: dict[str, Any]
+) -> bytes:
+    """A message's bytes when its parts recur by identity: each element of a
+    repeated message field is the very dict built lately (its bytes reused) or
+    is new (built: its own parts again reused or built). No per-game memory."""
+    rest: dict[str, Any] = {}
+    chunks: list[bytes] = []
+    for name, field_value in value.items():
+        part = parts.get(name)
+        if part is None:
+            rest[name] = field_value
+            continue
+        recent = part.recent
+        for item in field_value:
+            seen = recent.get(id(item))
+            if seen is not None and seen[0] is item:
+                chunks.append(seen[1])
+                continue
+            if part.parts:
+                data = _encode_shared(part.message_class, part.parts, item)
+            else:
+                data = part.message_class(**item).SerializeToString()
+            chunk = part.tag + _varint(len(data)) + data
+            part.remember(item, chunk)
+            chunks.append(chunk)
+    return message_class(**rest).SerializeToString() + b"".join(chunks)
+
+
 def _continues(part: _Part, before: dict[str, Any], item: dict[str, Any]) -> bool:
     """Whether ``item`` looks like a later state of ``before`` (a garden that
     grew, not a market slot now holding another tile): the first element of its
@@ -322,16 +355,27 @@ class ViewWire:
     their mutable state and never change once handed out
     (``GameSpec.view_parts_are_values``, checked per game by
     ``tests/view_values.py``): a kept dict must not change behind the cache's back.
+
+    With ``shared=True``, for engines that hand out the very same dict for every
+    part that did not change (``GameSpec.view_parts_shared``), identity is the
+    only reuse: no per-game memory to keep, walk and replace (``kept`` is then
+    not used), and a part any game built lately serves every game.
     """
 
-    def __init__(self, view_class: type[Message]) -> None:
+    def __init__(self, view_class: type[Message], *, shared: bool = False) -> None:
         self.view_class = view_class
+        self.shared = shared
         #: The View's repeated message fields by name.
-        self.parts: dict[str, _Part] = _parts_of(view_class.DESCRIPTOR)
+        self.parts: dict[str, _Part] = _parts_of(
+            view_class.DESCRIPTOR, SHARED_PER_PART if shared else RECENT_PER_PART
+        )
 
-    def encode(self, view: dict[str, Any], kept: Kept) -> bytes:
+    def encode(self, view: dict[str, Any], kept: Kept | None = None) -> bytes:
         """The serialized View of ``view``; ``kept`` holds the game's parts from
-        its previous view and is replaced in place by this view's."""
+        its previous view and is replaced in place by this view's (unless shared)."""
+        if self.shared:
+            return _encode_shared(self.view_class, self.parts, view)
+        assert kept is not None, "a ViewWire that is not shared needs the game's kept parts"
         before = dict(kept)
         kept.clear()
         return _encode(self.view_class, self.parts, view, before, kept)

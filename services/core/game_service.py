@@ -75,6 +75,10 @@ class GameSpec:
     #: so Apply may keep them to reuse the bytes of unchanged parts
     #: (:class:`~services.core.convert.ViewWire`).
     view_parts_are_values: bool = False
+    #: Beyond that, every view part that did not change is the very dict handed
+    #: out before (built once and shared), so the wire cache matches parts by
+    #: identity alone and keeps nothing per game (``ViewWire(shared=True)``).
+    view_parts_shared: bool = False
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
@@ -158,7 +162,7 @@ class GameServicer:
         apply_fields = self.m.ApplyResponse.DESCRIPTOR.fields_by_name
         self._next_actions_field = apply_fields["next_actions"].number
         self._view_field = apply_fields["view"].number
-        self._view_wire = ViewWire(spec.types.View)
+        self._view_wire = ViewWire(spec.types.View, shared=spec.view_parts_shared)
         # game id -> the parts of its last Apply view (see ViewWire)
         self._view_parts = _Lru(CACHE_SIZE // 2)
         self._meta_cache = _Lru(CACHE_SIZE)
@@ -190,6 +194,8 @@ class GameServicer:
         view = self.engine.view(state, seat)
         if not self.spec.view_parts_are_values:
             return self.spec.types.View(**view).SerializeToString()
+        if self.spec.view_parts_shared:
+            return self._view_wire.encode(view)
         kept = self._view_parts.get(game_id)
         if kept is None:
             kept = {}

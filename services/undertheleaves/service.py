@@ -29,4 +29,5 @@ SPEC = GameSpec(
     grpc_module=service_pb2_grpc,
     adapt_options=adapt_options,
     view_parts_are_values=True,
+    view_parts_shared=True,
 )
