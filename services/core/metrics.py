@@ -2,30 +2,102 @@
 
 RPCs by method and status code with latency histograms, and games created
 and finished per game. Exposed over HTTP on ``METRICS_PORT``.
+
+The RPC figures are counted on the hot path in plain numbers (one dict and
+one list per method: no lock, no metric object per call; a service's handlers
+all run on its event loop's thread) and turned into Prometheus counter and
+histogram families when the endpoint is scraped (:class:`RpcCollector`).
 """
 
 from __future__ import annotations
 
 import functools
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from bisect import bisect_left
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import grpc
-from prometheus_client import Counter, Histogram, start_http_server
+from prometheus_client import REGISTRY, Counter, start_http_server
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
+from prometheus_client.utils import INF, floatToGoString
 
 from services.core.errors import ServiceError
 from services.core.logging import get_logger
 
-RPCS = Counter(
-    "roost_rpcs_total", "RPCs handled, by service, method and status code",
-    ["service", "method", "code"],
-)  # fmt: skip
-RPC_LATENCY = Histogram(
-    "roost_rpc_latency_seconds", "RPC handling time, by service and method",
-    ["service", "method"],
-    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
-)  # fmt: skip
+#: Upper bounds (seconds) of the RPC latency histogram's buckets.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class RpcStats:
+    """One method's RPCs: how many ended with each status code, and how long
+    they took (a count per latency bucket, the last one unbounded, and the sum)."""
+
+    __slots__ = ("buckets", "codes", "method", "seconds", "service")
+
+    def __init__(self, service: str, method: str) -> None:
+        self.service = service
+        self.method = method
+        self.codes: dict[str, int] = {}
+        self.buckets = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.seconds = 0.0
+
+    def record(self, code: str, seconds: float) -> None:
+        """Count one RPC that ended with ``code`` after ``seconds``."""
+        codes = self.codes
+        codes[code] = codes.get(code, 0) + 1
+        self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        self.seconds += seconds
+
+
+class RpcCollector(Collector):
+    """Exports every method's :class:`RpcStats` as ``roost_rpcs_total`` (by
+    service, method and code) and ``roost_rpc_latency_seconds`` (by service and
+    method) when scraped. Reads happen on the exporter's thread while the event
+    loop counts: each snapshot is copied first, and a histogram's count is the
+    sum of its own buckets, so it always agrees with them. (Servers on several
+    event loops of one process, as in the tests, share the counts and may lose
+    an increment to a race; nothing worse.)"""
+
+    def __init__(self) -> None:
+        self.stats: dict[tuple[str, str], RpcStats] = {}
+
+    def stats_for(self, service: str, method: str) -> RpcStats:
+        """The (shared) counts of one method, created on first use."""
+        key = (service, method)
+        stats = self.stats.get(key)
+        if stats is None:
+            stats = self.stats[key] = RpcStats(service, method)
+        return stats
+
+    def collect(self) -> Iterator[Metric]:
+        rpcs = CounterMetricFamily(
+            "roost_rpcs", "RPCs handled, by service, method and status code",
+            labels=["service", "method", "code"],
+        )  # fmt: skip
+        latency = HistogramMetricFamily(
+            "roost_rpc_latency_seconds", "RPC handling time, by service and method",
+            labels=["service", "method"],
+        )  # fmt: skip
+        for stats in list(self.stats.values()):
+            labels = [stats.service, stats.method]
+            for code, count in list(stats.codes.items()):
+                rpcs.add_metric([*labels, code], count)
+            counts = list(stats.buckets)
+            if not any(counts):
+                continue
+            cumulative, total = [], 0
+            for bound, count in zip((*LATENCY_BUCKETS, INF), counts, strict=True):
+                total += count
+                cumulative.append((floatToGoString(bound), total))
+            latency.add_metric(labels, cumulative, sum_value=stats.seconds)
+        yield rpcs
+        yield latency
+
+
+RPC_METRICS = RpcCollector()
+REGISTRY.register(RPC_METRICS)
 GAMES_CREATED = Counter("roost_games_created_total", "Games created", ["game"])
 GAMES_FINISHED = Counter("roost_games_finished_total", "Games finished", ["game"])
 
@@ -53,8 +125,7 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
 
     def decorate(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
         method = handler.__name__
-        latency = RPC_LATENCY.labels(service, method)
-        counted: dict[str, Any] = {}  # code -> its counter child, looked up once
+        stats = RPC_METRICS.stats_for(service, method)
 
         @functools.wraps(handler)
         async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
@@ -75,11 +146,7 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
                 await context.abort(grpc.StatusCode.INTERNAL, "internal error")
                 raise
             finally:
-                counter = counted.get(code)
-                if counter is None:
-                    counter = counted[code] = RPCS.labels(service, method, code)
-                counter.inc()
-                latency.observe(time.perf_counter() - started)
+                stats.record(code, time.perf_counter() - started)
 
         return wrapper
 
@@ -93,6 +160,7 @@ def streaming(
 
     def decorate(handler: Callable[..., AsyncIterator[R]]) -> Callable[..., AsyncIterator[R]]:
         method = handler.__name__
+        stats = RPC_METRICS.stats_for(service, method)
 
         @functools.wraps(handler)
         async def wrapper(
@@ -113,8 +181,7 @@ def streaming(
                 log.exception("rpc_failed", method=method)
                 await context.abort(grpc.StatusCode.INTERNAL, "internal error")
             finally:
-                RPCS.labels(service, method, code).inc()
-                RPC_LATENCY.labels(service, method).observe(time.perf_counter() - started)
+                stats.record(code, time.perf_counter() - started)
 
         return wrapper
 
