@@ -72,8 +72,10 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
-        # field number -> action -> (its pieces, index -> its LegalAction entry)
-        self._entries: dict[int, dict[Action, tuple[tuple[bytes, bytes], dict[int, bytes]]]] = {}
+        #: action -> (that action, its pieces, index -> its LegalAction entry
+        #: without the field tag); found first through the action's label.
+        self._entries: dict[Action, tuple[Action, tuple[bytes, bytes], dict[int, bytes]]] = {}
+        self._by_label: dict[str, tuple[Action, tuple[bytes, bytes], dict[int, bytes]]] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
@@ -86,24 +88,35 @@ class ActionCodec:
 
         Legal lists run to hundreds of entries. Each entry's bytes are cached per
         action and index (the same decision tends to come back at the same place
-        of the list); a new action costs one small message build.
+        of the list); a new action costs one small message build. An action is
+        looked up by its label first (a string keeps its hash: no call of
+        ``Action.__hash__``), checked to be the very action or an equal one, and
+        by the action itself when another one holds that label. The field tag
+        that starts every entry joins them.
         """
-        entries = self._entries.setdefault(field_number, {})
-        if len(entries) > 50_000:
-            entries.clear()
+        if len(self._entries) > 50_000:
+            self._entries.clear()
+            self._by_label.clear()
+        by_label = self._by_label
         out = []
         for index, action in enumerate(actions):
-            known = entries.get(action)
-            if known is None:
-                known = entries[action] = (self._pieces(action), {})
-            entry = known[1].get(index)
+            known = by_label.get(action.label)
+            if known is None or (known[0] is not action and known[0] != action):
+                known = self._entries.get(action)
+                if known is None:
+                    known = self._entries[action] = (action, self._pieces(action), {})
+                by_label[action.label] = known
+            entry = known[2].get(index)
             if entry is None:
-                ref_tail, action_field = known[0]
+                ref_tail, action_field = known[1]
                 ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
                 item = b"\x0a" + _varint(len(ref)) + ref + action_field
-                entry = known[1][index] = _varint(field_number << 3 | 2) + _varint(len(item)) + item
+                entry = known[2][index] = _varint(len(item)) + item
             out.append(entry)
-        return b"".join(out)
+        if not out:
+            return b""
+        tag = _varint(field_number << 3 | 2)
+        return tag + tag.join(out)
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:
         """The wire bytes of an action's ``ActionRef`` without its id (label,

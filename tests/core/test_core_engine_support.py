@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 from services.core.convert import ActionCodec, ViewWire, view_to_proto, view_to_proto_reference
-from services.core.engine import Rng, ScoreBoard, SeatScore
+from services.core.engine import Action, Rng, ScoreBoard, SeatScore
 from services.registry import GAMES
 
 
@@ -126,6 +126,21 @@ def test_legal_lists_convert_the_same_both_ways(name: str, engine) -> None:
             assert built.action == codec.to_proto(action)
             assert codec.matches(built.action, action)
         state = engine.apply(state, seat, actions[chooser.below(len(actions))])
+
+
+def test_legal_wire_tells_apart_actions_that_share_a_label() -> None:
+    """Two different actions with one label (and fresh equal copies of them) each
+    keep their own entry bytes, in either order, at any index."""
+    spec = _service_spec("undertheleaves")
+    codec = ActionCodec(spec.types.Action)
+    one = Action("take_tile", (("slot", 0),), "Take a tile")
+    two = Action("take_tile", (("slot", 2),), "Take a tile")
+    for actions in ([one, two], [two, one], [Action(*one.key(), one.label), two, one]):
+        response = spec.messages.LegalResponse()
+        codec.fill_legal(response.actions, actions)
+        for _ in range(2):
+            assert spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions)) == response
+    assert codec.legal_wire(2, []) == b""
 
 
 @pytest.mark.parametrize(
