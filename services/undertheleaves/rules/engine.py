@@ -274,29 +274,31 @@ def _cards_view(cards: tuple[str, ...]) -> list[dict[str, Any]]:
     return [_CARD_VIEWS[card] for card in cards]
 
 
-def _garden_view(seat: int, garden: Garden, counts: dict[str, int], score: int) -> dict[str, Any]:
-    """A seat's garden as a View dict, rebuilt only when something in it changed.
+def _garden_counts(garden: Garden) -> dict[str, int]:
+    """The garden's pieces (:func:`pieces`), counted again only when the garden changed.
 
-    Tiles are only ever added and every record is an immutable tuple, so the
-    tile count, the records and the counted pieces and score say whether the
-    garden's last view still holds (the same dict object is then returned: the
-    service's wire cache sees it unchanged at once).
+    A garden's version is cheap to take: tiles and dwellers are only ever
+    appended (their numbers tell), and the bee sectors and hummingbirds are
+    replaced after a placement, never changed in place (the very objects
+    tell; equal new ones count as unchanged). The version, the counts and the
+    garden's last view are kept in ``garden.view_cache``.
     """
-    birds = garden.hummingbirds
-    key = (
-        seat,
-        len(garden.tiles),
-        tuple(garden.bee_sectors),
-        tuple(birds.items()),
-        tuple(garden.dwellers),
-        score,
-        tuple(counts.values()),
-    )
+    version = (len(garden.tiles), garden.bee_sectors, garden.hummingbirds, len(garden.dwellers))
     cached = garden.view_cache
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    if cached is None or cached[0] != version:
+        cached = garden.view_cache = (version, pieces(garden), -1, None)
+    return cached[1]
+
+
+def _garden_view(seat: int, garden: Garden, score: int) -> dict[str, Any]:
+    """A seat's garden as a View dict, rebuilt only when the garden or its score
+    changed (the same dict object is returned otherwise: the service's wire
+    cache sees it unchanged at once). Call :func:`_garden_counts` first."""
+    version, counts, kept_score, view = garden.view_cache  # type: ignore[misc]
+    if view is not None and kept_score == score and view["seat"] == seat:
+        return view
     view = _build_garden_view(seat, garden, counts, score)
-    garden.view_cache = (key, view)
+    garden.view_cache = (version, counts, score, view)
     return view
 
 
@@ -563,7 +565,7 @@ class UnderTheLeaves:
         Keys and values follow ``View`` in protos/roost/undertheleaves/v1/types.proto.
         """
         choosing = state.phase == st.PLACE_DWELLER
-        counts = [pieces(g) for g in state.gardens]
+        counts = [_garden_counts(g) for g in state.gardens]
         totals = _totals(counts)
         options = state.options
         taken = state.taken_tile
@@ -592,7 +594,7 @@ class UnderTheLeaves:
             if choosing
             else [],
             "gardens": [
-                _garden_view(owner, garden, counts[owner], totals[owner])
+                _garden_view(owner, garden, totals[owner])
                 for owner, garden in enumerate(state.gardens)
             ],
         }

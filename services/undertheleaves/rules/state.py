@@ -66,6 +66,10 @@ class Dweller(NamedTuple):
 
 @dataclass(slots=True)
 class Garden:
+    """One seat's garden. ``tiles`` and ``dwellers`` are only ever appended to;
+    ``bee_sectors`` and ``hummingbirds`` are replaced after a placement, never
+    changed in place (the caches below rely on both)."""
+
     tiles: list[PlacedTile]
     bee_sectors: list[BeeSector] = field(default_factory=list)
     #: Tile position -> hummingbirds on that tile (only positions with at least one).
@@ -77,9 +81,10 @@ class Garden:
     frontier_cache: tuple[int, list[Position], set[Position]] | None = field(
         default=None, compare=False, repr=False
     )
-    #: Cache: (what the garden's view depends on, that view dict); the view
-    #: dict is handed out read-only, so an unchanged garden costs one compare.
-    view_cache: tuple[tuple[Any, ...], dict[str, Any]] | None = field(
+    #: Cache: (the garden's version, its pieces, the score and view dict last
+    #: built, or -1 and None); views are handed out read-only, so an unchanged
+    #: garden costs one compare (see ``engine._garden_counts``).
+    view_cache: tuple[tuple[Any, ...], dict[str, int], int, dict[str, Any] | None] | None = field(
         default=None, compare=False, repr=False
     )
     #: Cache: (tile count, last tile, the tiles' JSON): tiles are only ever
