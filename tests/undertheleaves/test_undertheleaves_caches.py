@@ -178,15 +178,17 @@ def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed()
     assert reused > rebuilt  # most decisions change at most one garden
 
 
-def test_state_encoding_with_cached_tile_fragments_equals_the_plain_encoding() -> None:
-    """A garden's tiles are encoded once per tile count: after every decision of random
-    games the stored bytes equal an encoding with every tile written afresh."""
+def test_state_encoding_with_cached_garden_fragments_equals_the_plain_encoding() -> None:
+    """A garden is encoded once per version and its tiles once per tile count: after
+    every decision of random games the stored bytes equal an encoding with every
+    garden and tile written afresh."""
     from services.core.engine import jsonstate
 
     for state, _garden in random_gardens():
         cached = st.encode(state)
         for garden in state.gardens:
             garden.tiles_json = None
+            garden.garden_json = None
         assert cached == st.encode(state)
         assert [g.tiles for g in st.parse(cached).gardens] == [g.tiles for g in state.gardens]
         assert jsonstate.loads(cached)["gardens"][0][0] == jsonstate.loads(

@@ -275,15 +275,10 @@ def _cards_view(cards: tuple[str, ...]) -> list[dict[str, Any]]:
 
 
 def _garden_counts(garden: Garden) -> dict[str, int]:
-    """The garden's pieces (:func:`pieces`), counted again only when the garden changed.
-
-    A garden's version is cheap to take: tiles and dwellers are only ever
-    appended (their numbers tell), and the bee sectors and hummingbirds are
-    replaced after a placement, never changed in place (the very objects
-    tell; equal new ones count as unchanged). The version, the counts and the
-    garden's last view are kept in ``garden.view_cache``.
-    """
-    version = (len(garden.tiles), garden.bee_sectors, garden.hummingbirds, len(garden.dwellers))
+    """The garden's pieces (:func:`pieces`), counted again only when the garden
+    changed (:meth:`Garden.version`). The version, the counts and the garden's
+    last view are kept in ``garden.view_cache``."""
+    version = garden.version()
     cached = garden.view_cache
     if cached is None or cached[0] != version:
         cached = garden.view_cache = (version, pieces(garden), -1, None)

@@ -93,6 +93,31 @@ class Garden:
         default=None, compare=False, repr=False
     )
 
+    #: Cache: (the garden's version, the garden as a JSON fragment).
+    garden_json: tuple[tuple[Any, ...], Any] | None = field(default=None, compare=False, repr=False)
+
+    def version(self) -> tuple[Any, ...]:
+        """What the garden's pieces, view and encoding depend on, cheaply: the
+        numbers of tiles and dwellers (only ever appended) and the very bee-sector
+        list and hummingbird dict (replaced, never changed in place; equal new
+        ones compare as unchanged)."""
+        return (len(self.tiles), self.bee_sectors, self.hummingbirds, len(self.dwellers))
+
+    def encoded(self) -> Any:
+        """The garden as a JSON fragment for :func:`encode`, built again only when
+        its version changed (its tiles, in turn, once per tile count)."""
+        version = self.version()
+        cached = self.garden_json
+        if cached is None or cached[0] != version:
+            value = [
+                self.encoded_tiles(),
+                self.bee_sectors,
+                sorted(self.hummingbirds.items()),
+                self.dwellers,
+            ]
+            cached = self.garden_json = (version, jsonstate.fragment(value))
+        return cached[1]
+
     def encoded_tiles(self) -> Any:
         """The tiles as a JSON fragment for :func:`encode` (built once per tile count)."""
         tiles = self.tiles
@@ -193,15 +218,7 @@ def encode(state: State) -> bytes:
             "cards": state.cards,
             "bag": state.bag,
             "market": state.market,
-            "gardens": [
-                [
-                    g.encoded_tiles(),
-                    g.bee_sectors,
-                    sorted(g.hummingbirds.items()),
-                    g.dwellers,
-                ]
-                for g in state.gardens
-            ],
+            "gardens": [g.encoded() for g in state.gardens],
             "first_seat": state.first_seat,
             "current": state.current,
             "turn": state.turn,
