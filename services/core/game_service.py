@@ -548,7 +548,8 @@ class GameServicer:
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
         )
         if outcome.kind == "OK":
-            self._state_cache.put(game_id, (version, state))
+            if not finished:  # a finished game takes no more Applies: its reads decode
+                self._state_cache.put(game_id, (version, state))
             if next_legal is not None:
                 self._legal_cache.put(f"{game_id}:{version}:{seat}", next_legal)
             if finished:
