@@ -523,10 +523,10 @@ class GameServicer:
         }  # fmt: skip
         # The reply is assembled as bytes: head, view (cached parts), legal list.
         # Its event is the stored one as the acting seat reads it (never redacted).
-        event = common_pb2.Event(
-            version=version, seat=seat, kind=action.kind, label=action.label,
-            time_ms=now_ms, status=status, to_act=to_act,
-        )  # fmt: skip
+        event = {
+            "version": version, "seat": seat, "kind": action.kind, "label": action.label,
+            "time_ms": now_ms, "status": status, "to_act": to_act,
+        }  # fmt: skip
         response = self.m.ApplyResponse(
             version=version, status=status, to_act=to_act, event=event
         ).SerializeToString() + field_wire(self._view_field, self._view_bytes(game_id, state, seat))
