@@ -90,7 +90,9 @@ async def baseline_cpu(url: str, size: int, calls: int = 3000) -> float:
 def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> dict[str, float]:
     """CPU seconds per decision of each piece of an Apply, timed alone."""
     engine, codec = spec.engine, ActionCodec(spec.types.Action)
-    wire, head = ViewWire(spec.types.View), spec.messages.ApplyResponse
+    # As the service encodes: identity-only for games whose view parts are shared.
+    wire = ViewWire(spec.types.View, shared=spec.view_parts_shared)
+    head = spec.messages.ApplyResponse
     field = head.DESCRIPTOR.fields_by_name["next_actions"].number
     spent = dict.fromkeys(
         ("rules", "view dict", "view bytes", "legal bytes", "encode", "head"), 0.0
@@ -113,7 +115,7 @@ def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> di
             t4 = clock()
             engine.encode(state)
             t5 = clock()
-            event = common_pb2.Event(version=2, seat=seat, kind=action.kind, label=action.label)
+            event = {"version": 2, "seat": seat, "kind": action.kind, "label": action.label}
             head(version=2, status=1, to_act=to_act, event=event).SerializeToString()
             t6 = clock()
             for name, began, ended in (
