@@ -21,6 +21,7 @@ import asyncio
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import chain
 from typing import Any
 
 import hiredis
@@ -207,10 +208,8 @@ def connect(url: str, cluster: bool) -> aioredis.Redis | RedisCluster:
 
 
 def _flatten(fields: Mapping[str, str]) -> list[str]:
-    flat: list[str] = []
-    for name, value in fields.items():
-        flat.extend((name, value))
-    return flat
+    """``name, value, name, value, ...`` (XADD's field list)."""
+    return list(chain.from_iterable(fields.items()))
 
 
 class GameStore:
