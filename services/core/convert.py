@@ -63,6 +63,10 @@ class _KindCodec:
         return values
 
 
+#: An action's wire cache: (its codec, the action, its pieces, index -> entry bytes).
+_Entries = tuple["ActionCodec", Action, tuple[bytes, bytes], dict[int, bytes]]
+
+
 class ActionCodec:
     """Typed ``Action`` messages of one game ⇄ engine :class:`Action` values."""
 
@@ -72,10 +76,10 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
-        #: action -> (that action, its pieces, index -> its LegalAction entry
-        #: without the field tag); found first through the action's label.
-        self._entries: dict[Action, tuple[Action, tuple[bytes, bytes], dict[int, bytes]]] = {}
-        self._by_label: dict[str, tuple[Action, tuple[bytes, bytes], dict[int, bytes]]] = {}
+        #: action -> (this codec, that action, its pieces, index -> its LegalAction
+        #: entry without the field tag); also kept on the action itself (``_wire``).
+        self._entries: dict[Action, _Entries] = {}
+        self._by_label: dict[str, _Entries] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
@@ -88,35 +92,44 @@ class ActionCodec:
 
         Legal lists run to hundreds of entries. Each entry's bytes are cached per
         action and index (the same decision tends to come back at the same place
-        of the list); a new action costs one small message build. An action is
-        looked up by its label first (a string keeps its hash: no call of
-        ``Action.__hash__``), checked to be the very action or an equal one, and
-        by the action itself when another one holds that label. The field tag
-        that starts every entry joins them.
+        of the list); a new action costs one small message build. The cache of an
+        action is kept on the action (engines that build each action once find it
+        at once), else found through the action's label (a string keeps its hash:
+        no call of ``Action.__hash__``) and checked to be that action or an equal
+        one, else through the action itself. The field tag that starts every
+        entry joins them.
         """
-        if len(self._entries) > 50_000:
-            self._entries.clear()
-            self._by_label.clear()
-        by_label = self._by_label
         out = []
         for index, action in enumerate(actions):
-            known = by_label.get(action.label)
-            if known is None or (known[0] is not action and known[0] != action):
-                known = self._entries.get(action)
-                if known is None:
-                    known = self._entries[action] = (action, self._pieces(action), {})
-                by_label[action.label] = known
-            entry = known[2].get(index)
+            known = action._wire
+            if known is None or known[0] is not self:
+                known = self._entries_of(action)
+            entry = known[3].get(index)
             if entry is None:
-                ref_tail, action_field = known[1]
+                ref_tail, action_field = known[2]
                 ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
                 item = b"\x0a" + _varint(len(ref)) + ref + action_field
-                entry = known[2][index] = _varint(len(item)) + item
+                entry = known[3][index] = _varint(len(item)) + item
             out.append(entry)
         if not out:
             return b""
         tag = _varint(field_number << 3 | 2)
         return tag + tag.join(out)
+
+    def _entries_of(self, action: Action) -> _Entries:
+        """The entry cache of ``action`` (or of an equal one), kept on it too."""
+        by_label = self._by_label
+        known = by_label.get(action.label)
+        if known is None or (known[1] is not action and known[1] != action):
+            if len(self._entries) > 50_000:
+                self._entries.clear()
+                by_label.clear()
+            known = self._entries.get(action)
+            if known is None:
+                known = self._entries[action] = (self, action, self._pieces(action), {})
+            by_label[action.label] = known
+        object.__setattr__(action, "_wire", known)
+        return known
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:
         """The wire bytes of an action's ``ActionRef`` without its id (label,

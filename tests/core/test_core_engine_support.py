@@ -207,3 +207,19 @@ def test_view_wire_nested_parts_reuse_and_rebuild_correctly() -> None:
     for number, view in enumerate(views):
         built = view_class.FromString(wire.encode(view, kept))
         assert built == view_class(**view), f"view {number}"
+
+
+def test_an_action_copies_and_pickles_without_its_caches() -> None:
+    """An action's hash and wire caches stay with the object: a copy, a deep copy
+    or a pickled one is an equal decision with empty caches."""
+    import copy
+    import pickle
+
+    spec = _service_spec("undertheleaves")
+    codec = ActionCodec(spec.types.Action)
+    action = Action("take_tile", (("slot", 1),), "Take a tile")
+    codec.legal_wire(2, [action])
+    assert hash(action) and action._wire is not None
+    for other in (copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
+        assert other == action and hash(other) == hash(action)
+        assert other._wire is None

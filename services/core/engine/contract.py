@@ -56,6 +56,9 @@ class Action:
     #: Cache of ``hash(self)`` (0 until first asked): the service looks actions
     #: up in its wire caches several times each.
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    #: A slot the service's action codec keeps this action's wire entries in
+    #: (``convert.ActionCodec.legal_wire``); never compared, copied or stored.
+    _wire: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         cached = self._hash
@@ -63,6 +66,10 @@ class Action:
             cached = hash((self.kind, self.args, self.label, self.secret, self.public_label)) or 1
             object.__setattr__(self, "_hash", cached)
         return cached
+
+    def __reduce__(self) -> tuple[type[Action], tuple[Any, ...]]:
+        """Copies and pickles carry the decision only, never the caches."""
+        return (Action, (self.kind, self.args, self.label, self.secret, self.public_label))
 
     def arg(self, name: str) -> ArgValue:
         """Return the value of argument ``name`` (KeyError if absent)."""
