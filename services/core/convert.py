@@ -63,8 +63,10 @@ class _KindCodec:
         return values
 
 
-#: An action's wire cache: (its codec, the action, its pieces, index -> entry bytes).
-_Entries = tuple["ActionCodec", Action, tuple[bytes, bytes], dict[int, bytes]]
+#: An action's wire cache in one codec: (the action, its index-free pieces,
+#: index -> its ``LegalAction`` entry without the field tag). Equal actions share
+#: one; the index map is also kept on each action (``Action._wire``: codec -> map).
+_Entries = tuple[Action, tuple[bytes, bytes], dict[int, bytes]]
 
 
 class ActionCodec:
@@ -76,8 +78,7 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
-        #: action -> (this codec, that action, its pieces, index -> its LegalAction
-        #: entry without the field tag); also kept on the action itself (``_wire``).
+        #: action -> its entries for this codec (see ``_Entries``).
         self._entries: dict[Action, _Entries] = {}
         self._by_label: dict[str, _Entries] = {}
 
@@ -92,43 +93,55 @@ class ActionCodec:
 
         Legal lists run to hundreds of entries. Each entry's bytes are cached per
         action and index (the same decision tends to come back at the same place
-        of the list); a new action costs one small message build. The cache of an
-        action is kept on the action (engines that build each action once find it
-        at once), else found through the action's label (a string keeps its hash:
-        no call of ``Action.__hash__``) and checked to be that action or an equal
-        one, else through the action itself. The field tag that starts every
-        entry joins them.
+        of the list). The cache of an action is kept on the action, per codec
+        (``Action._wire``): engines that build each action once find every entry
+        in one pass. A list with an action or an index not seen before takes
+        :meth:`_fill_entries`. The field tag that starts every entry joins them.
         """
-        out = []
-        for index, action in enumerate(actions):
-            known = action._wire
-            if known is None or known[0] is not self:
-                known = self._entries_of(action)
-            entry = known[3].get(index)
-            if entry is None:
-                ref_tail, action_field = known[2]
-                ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
-                item = b"\x0a" + _varint(len(ref)) + ref + action_field
-                entry = known[3][index] = _varint(len(item)) + item
-            out.append(entry)
-        if not out:
+        if not actions:
             return b""
+        try:
+            out = [action._wire[self][index] for index, action in enumerate(actions)]
+        except (TypeError, KeyError):  # no cache on an action (None), or not for this index
+            out = self._fill_entries(actions)
         tag = _varint(field_number << 3 | 2)
         return tag + tag.join(out)
 
+    def _fill_entries(self, actions: list[Action]) -> list[bytes]:
+        """The entries of ``actions``, building (and caching) the missing ones. An
+        action without a cache here finds the one of an equal action through its
+        label (a string keeps its hash: no call of ``Action.__hash__``), else
+        through the action itself; a new action costs one small message build."""
+        out = []
+        for index, action in enumerate(actions):
+            wire = action._wire
+            by_index = None if wire is None else wire.get(self)
+            entry = None if by_index is None else by_index.get(index)
+            if entry is None:
+                _, (ref_tail, action_field), by_index = self._entries_of(action)
+                ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
+                item = b"\x0a" + _varint(len(ref)) + ref + action_field
+                entry = by_index[index] = _varint(len(item)) + item
+            out.append(entry)
+        return out
+
     def _entries_of(self, action: Action) -> _Entries:
-        """The entry cache of ``action`` (or of an equal one), kept on it too."""
+        """The entries of ``action`` (or of an equal one), kept on it too."""
         by_label = self._by_label
         known = by_label.get(action.label)
-        if known is None or (known[1] is not action and known[1] != action):
+        if known is None or (known[0] is not action and known[0] != action):
             if len(self._entries) > 50_000:
                 self._entries.clear()
                 by_label.clear()
             known = self._entries.get(action)
             if known is None:
-                known = self._entries[action] = (self, action, self._pieces(action), {})
+                known = self._entries[action] = (action, self._pieces(action), {})
             by_label[action.label] = known
-        object.__setattr__(action, "_wire", known)
+        wire = action._wire
+        if wire is None:
+            object.__setattr__(action, "_wire", {self: known[2]})
+        else:
+            wire[self] = known[2]
         return known
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:

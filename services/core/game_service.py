@@ -409,18 +409,19 @@ class GameServicer:
 
     # ----------------------------------------------------------------- Apply
 
-    def _validate_apply(self, request: Any) -> str:
+    def _validate_apply(self, request: Any, choice: str | None) -> str:
+        """The request's game id, once its fields are checked (INVALID_ARGUMENT)."""
         game_id = self._game_id(request)
         if request.expected_version <= 0:
             raise errors.invalid_argument("expected_version", "required, the version decided on")
         if len(request.request_id) > MAX_REQUEST_ID:
             raise errors.invalid_argument("request_id", f"at most {MAX_REQUEST_ID} characters")
-        choice = request.WhichOneof("choice")
-        if choice is None:
+        if choice == "action_id":
+            if request.action_id < 0:
+                raise errors.invalid_argument("action_id", "must not be negative")
+        elif choice is None:
             raise errors.invalid_argument("choice", "set action_id or action")
-        if choice == "action_id" and request.action_id < 0:
-            raise errors.invalid_argument("action_id", "must not be negative")
-        if choice == "action" and self.codec.kind_of(request.action) is None:
+        elif self.codec.kind_of(request.action) is None:
             raise errors.invalid_argument("action", "no action kind set")
         return game_id
 
@@ -448,15 +449,15 @@ class GameServicer:
             raise errors.request_id_reused(request_id)
         return zlib.decompress(stored[FINGERPRINT_LENGTH:])
 
-    def _choose(self, request: Any, legal: list[Action]) -> Action:
-        if request.WhichOneof("choice") == "action_id":
-            if request.action_id >= len(legal):
+    def _choose(self, request: Any, choice: str, legal: list[Action]) -> Action:
+        if choice == "action_id":
+            action_id = request.action_id
+            if action_id >= len(legal):
                 raise errors.precondition(
                     "ERROR_REASON_UNKNOWN_ACTION",
-                    f"action_id {request.action_id} is not in the legal list "
-                    f"({len(legal)} actions)",
+                    f"action_id {action_id} is not in the legal list ({len(legal)} actions)",
                 )
-            return legal[request.action_id]
+            return legal[action_id]
         for candidate in legal:
             if self.codec.matches(request.action, candidate):
                 return candidate
@@ -466,12 +467,14 @@ class GameServicer:
 
     @unary("game")
     async def Apply(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        game_id = self._validate_apply(request)
-        meta = await self._meta(game_id)
+        choice = request.WhichOneof("choice")
+        game_id = self._validate_apply(request, choice)
+        meta = self._meta_cache.get(game_id) or await self._meta(game_id)
         seat = self._seat(context, meta, required=True)
         assert seat is not None
-        bind(game_id=game_id, seat=seat, request_id=request.request_id)
-        fingerprint = self._fingerprint(request, seat) if request.request_id else ""
+        request_id = request.request_id
+        bind(game_id=game_id, seat=seat, request_id=request_id)
+        fingerprint = self._fingerprint(request, seat) if request_id else ""
         expected = request.expected_version
 
         # The state object this process wrote last for the game, taken out of
@@ -494,7 +497,7 @@ class GameServicer:
             state = self.engine.decode(stored.state)
 
         try:
-            action = self._decide(game_id, request, state, seat)
+            action = self._decide(game_id, request, choice, expected, state, seat)
         except errors.ServiceError:
             if cached is not None:
                 self._state_cache.put(game_id, cached)  # untouched: still good
@@ -539,11 +542,11 @@ class GameServicer:
             new_encoded,
             _status_name(finished),
             event_fields,
-            request_id=request.request_id,
+            request_id=request_id,
             fingerprint=fingerprint,
             # Stored only for retries, so only when the client named its request;
             # compressed (views shrink about 3x) since every Apply of a bot keeps one.
-            result=zlib.compress(response, 1) if request.request_id else b"",
+            result=zlib.compress(response, 1) if request_id else b"",
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
         )
@@ -557,12 +560,14 @@ class GameServicer:
                 log.info("game_finished", version=version)
             return response
         if outcome.kind == "DUP":
-            return self._stored_response(outcome.stored, request.request_id, fingerprint)
+            return self._stored_response(outcome.stored, request_id, fingerprint)
         if outcome.kind == "STALE":
             raise errors.stale_version(expected, outcome.version)
         raise errors.not_found(game_id)
 
-    def _decide(self, game_id: str, request: Any, state: Any, seat: int) -> Action:
+    def _decide(
+        self, game_id: str, request: Any, choice: str, version: int, state: Any, seat: int
+    ) -> Action:
         """The engine action the request names, or the reason it cannot apply."""
         if self.engine.is_over(state):
             raise errors.precondition("ERROR_REASON_GAME_OVER", "the game has ended")
@@ -570,7 +575,7 @@ class GameServicer:
             raise errors.precondition(
                 "ERROR_REASON_NOT_YOUR_TURN", f"seat {seat} is not asked to decide now"
             )
-        return self._choose(request, self._legal(game_id, request.expected_version, state, seat))
+        return self._choose(request, choice, self._legal(game_id, version, state, seat))
 
     # ----------------------------------------------------------------- Score
 

@@ -214,3 +214,55 @@ def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
                 assert kept == fresh
                 checked += 1
     assert checked > 500
+
+
+def test_the_kept_garden_view_lists_equal_fresh_ones_after_every_decision():
+    """A garden's tile, bee-sector and dweller View lists are grown from the kept ones
+    while the hummingbirds stay the same dict: after every decision they equal the
+    lists of a copy of the garden with no caches, and a list handed out never changes."""
+    import copy
+
+    from services.undertheleaves.rules.engine import _garden_parts
+
+    grown = 0
+    handed_out = []
+    for _state, garden in random_gardens():
+        before = garden.view_parts
+        parts = _garden_parts(garden)
+        fresh = st.Garden(
+            list(garden.tiles),
+            list(garden.bee_sectors),
+            dict(garden.hummingbirds),
+            list(garden.dwellers),
+        )
+        assert parts == _garden_parts(fresh)
+        same_birds = before is not None and before[1] is garden.hummingbirds
+        if same_birds and before[0] < len(garden.tiles):
+            grown += 1
+        handed_out.append((parts, copy.deepcopy(parts)))
+    assert grown > 0
+    assert all(lists == snapshot for lists, snapshot in handed_out)
+
+
+def test_settling_bees_and_hummingbirds_keeps_what_did_not_change():
+    """Bees and hummingbirds (ambiguities 3 and 4) settle into new objects only when a
+    count changed: otherwise the very list and dict come back (the garden's caches
+    rely on that), and the ones given are never changed."""
+    from services.undertheleaves.rules.creatures import settle_bees, settle_hummingbirds
+
+    kept = changed = 0
+    for state, garden in random_gardens():
+        board = garden.get_board()
+        sectors, birds = list(garden.bee_sectors), dict(garden.hummingbirds)
+        again_sectors = settle_bees(garden.bee_sectors, board, state.options)
+        again_birds = settle_hummingbirds(garden.hummingbirds, board)
+        assert again_sectors == sectors and again_birds == birds  # settled already
+        assert again_sectors is garden.bee_sectors and again_birds is garden.hummingbirds
+        emptied = settle_hummingbirds({}, board)
+        if birds:
+            assert emptied == birds and emptied is not birds
+            changed += 1
+        else:
+            kept += 1
+        assert garden.bee_sectors == sectors and garden.hummingbirds == birds
+    assert kept and changed

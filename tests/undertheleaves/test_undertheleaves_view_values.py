@@ -13,4 +13,5 @@ class TestUnderTheLeavesViewValues(ViewValues):
     """Under the Leaves opts in to reusing unchanged view parts between Applies."""
 
     spec = SPEC
-    view_caches = ("view_cache",)  # Garden.view_cache: the garden's last view dict
+    # Garden.view_cache (the garden's last view dict) and Garden.view_parts (its lists).
+    view_caches = ("view_cache", "view_parts")

@@ -56,8 +56,9 @@ class Action:
     #: Cache of ``hash(self)`` (0 until first asked): the service looks actions
     #: up in its wire caches several times each.
     _hash: int = field(default=0, init=False, repr=False, compare=False)
-    #: A slot the service's action codec keeps this action's wire entries in
-    #: (``convert.ActionCodec.legal_wire``); never compared, copied or stored.
+    #: Where the service's action codecs keep this action's wire entries
+    #: (codec -> entries, ``convert.ActionCodec.legal_wire``); never compared,
+    #: copied or stored.
     _wire: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:

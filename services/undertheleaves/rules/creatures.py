@@ -61,7 +61,9 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
                 older[i] = (colour, anchor, record._replace(bees=record.bees + extra))
         older += new
     older.sort(key=_colour_then_anchor)
-    return [record for _, _, record in older]
+    settled = [record for _, _, record in older]
+    # Unchanged, the very list stays: the garden's caches see it unchanged at once.
+    return sectors if settled == sectors else settled
 
 
 def _colour_then_anchor(item: tuple[str, int, BeeSector]) -> tuple[str, int]:
@@ -94,9 +96,13 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
 
 
 def settle_hummingbirds(counts: dict[Position, int], board: Board) -> dict[Position, int]:
-    """Hummingbird counts after a placement: they only ever increase."""
-    settled = dict(counts)
+    """Hummingbird counts after a placement: they only ever increase. ``counts``
+    is never changed: a new dict when a count rose, else the very same one
+    (the garden's caches then see it unchanged at once)."""
+    settled = counts
     for position, target in hummingbird_targets(board).items():
-        if settled.get(position, 0) < target:
+        if counts.get(position, 0) < target:
+            if settled is counts:
+                settled = dict(counts)
             settled[position] = target
     return settled

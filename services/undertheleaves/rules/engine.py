@@ -300,16 +300,53 @@ def _garden_view(seat: int, garden: Garden, score: int) -> dict[str, Any]:
 def _build_garden_view(
     seat: int, garden: Garden, counts: dict[str, int], score: int
 ) -> dict[str, Any]:
-    birds = garden.hummingbirds
-    tiles = [_tile_view(placed, birds.get((placed[1], placed[2]), 0)) for placed in garden.tiles]
+    tiles, bee_sectors, dwellers = _garden_parts(garden)
     return {
         "seat": seat,
         "tiles": tiles,
-        "bee_sectors": [_bee_sector_view(b) for b in garden.bee_sectors],
-        "dwellers": [_dweller_view(d) for d in garden.dwellers],
+        "bee_sectors": bee_sectors,
+        "dwellers": dwellers,
         "pieces": counts,
         "score": score,
     }
+
+
+def _garden_parts(garden: Garden) -> tuple[list[Any], list[Any], list[Any]]:
+    """The View lists of a garden's tiles, bee sectors and dwellers, kept in
+    ``garden.view_parts`` with what each was built from. Tiles and dwellers are
+    only ever appended: while the hummingbirds are the very same dict, a longer
+    list is the kept one plus the new tiles' (or dwellers') views. A list is
+    never changed once handed out: growing makes a new one."""
+    tiles, birds = garden.tiles, garden.hummingbirds
+    sectors, dwellers = garden.bee_sectors, garden.dwellers
+    kept = garden.view_parts
+    if kept is None:
+        kept = (0, None, [], None, [], 0, [])
+    tile_count, kept_birds, tile_views, kept_sectors, sector_views = kept[:5]
+    dweller_count, dweller_views = kept[5:]
+    if kept_birds is not birds or tile_count > len(tiles):
+        tile_count, tile_views = 0, []
+    if tile_count != len(tiles):
+        get = birds.get
+        tile_views = tile_views + [
+            _tile_view(placed, get((placed[1], placed[2]), 0)) for placed in tiles[tile_count:]
+        ]
+    if kept_sectors is not sectors:
+        sector_views = [_bee_sector_view(b) for b in sectors]
+    if dweller_count > len(dwellers):
+        dweller_count, dweller_views = 0, []
+    if dweller_count != len(dwellers):
+        dweller_views = dweller_views + [_dweller_view(d) for d in dwellers[dweller_count:]]
+    garden.view_parts = (
+        len(tiles),
+        birds,
+        tile_views,
+        sectors,
+        sector_views,
+        len(dwellers),
+        dweller_views,
+    )
+    return tile_views, sector_views, dweller_views
 
 
 @lru_cache(maxsize=20_000)

@@ -95,6 +95,9 @@ class Garden:
 
     #: Cache: (the garden's version, the garden as a JSON fragment).
     garden_json: tuple[tuple[Any, ...], Any] | None = field(default=None, compare=False, repr=False)
+    #: Cache: the View lists of the tiles, bee sectors and dwellers, each with
+    #: what it was built from (see ``engine._garden_parts``).
+    view_parts: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     def version(self) -> tuple[Any, ...]:
         """What the garden's pieces, view and encoding depend on, cheaply: the
