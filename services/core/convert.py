@@ -63,10 +63,24 @@ class _KindCodec:
         return values
 
 
-#: An action's wire cache in one codec: (the action, its index-free pieces,
-#: index -> its ``LegalAction`` entry without the field tag). Equal actions share
-#: one; the index map is also kept on each action (``Action._wire``: codec -> map).
-_Entries = tuple[Action, tuple[bytes, bytes], dict[int, bytes]]
+#: An action's wire cache in one codec: (the action, its two entry heads). Equal
+#: actions share one; the heads are also kept on each action (``Action._wire``:
+#: codec -> heads). See :meth:`ActionCodec.legal_wire`.
+_Entries = tuple[Action, tuple[bytes, bytes]]
+
+#: Ids with a ready ``ref`` (below 16,384, where an id takes at most two varint
+#: bytes); entries past it are built whole.
+_ID_TABLE_SIZE = 4096
+
+
+def _id_part(index: int) -> bytes:
+    """The ``ref`` field of a ``LegalAction`` holding only its id (``index``)."""
+    body = b"\x08" + _varint(index)
+    return b"\x0a" + _varint(len(body)) + body
+
+
+#: The ``ref`` of each id below ``_ID_TABLE_SIZE`` (shared by every codec).
+_ID_PARTS: list[bytes] = []
 
 
 class ActionCodec:
@@ -78,7 +92,7 @@ class ActionCodec:
         self.kinds: dict[str, _KindCodec] = {
             f.name: _KindCodec(_message_class_of(action_class, f.name)) for f in oneof.fields
         }
-        #: action -> its entries for this codec (see ``_Entries``).
+        #: action -> its entry heads for this codec (see ``_Entries``).
         self._entries: dict[Action, _Entries] = {}
         self._by_label: dict[str, _Entries] = {}
 
@@ -91,42 +105,59 @@ class ActionCodec:
         """The wire encoding of ``repeated LegalAction <field> = field_number``
         holding ``actions`` (id = index), to append to a serialized response.
 
-        Legal lists run to hundreds of entries. Each entry's bytes are cached per
-        action and index (the same decision tends to come back at the same place
-        of the list). The cache of an action is kept on the action, per codec
-        (``Action._wire``): engines that build each action once find every entry
-        in one pass. A list with an action or an index not seen before takes
-        :meth:`_fill_entries`. The field tag that starts every entry joins them.
+        Legal lists run to hundreds of entries, so an entry is two cached pieces:
+        the action's head (the entry's length, then its ``ref`` with label and
+        kind, then its ``action``), which does not depend on the index, and a
+        second ``ref`` holding only the id, from a table by index shared by all.
+        A parser merges the two occurrences of ``ref`` (as protobuf does for a
+        message field that appears twice), so each entry parses to ``{ref: {id,
+        label, kind}, action}``. The entry's length depends on the id only
+        through the id's size (one varint byte below 128, two below 16,384): an
+        action keeps one head per size, on itself, per codec (``Action._wire``).
+        Nothing is kept per index; an entry reads the action and its head.
         """
-        if not actions:
+        count = len(actions)
+        if not count:
             return b""
+        if count > _ID_TABLE_SIZE:
+            return self._long_list(field_number, actions)
         try:
-            out = [action._wire[self][index] for index, action in enumerate(actions)]
-        except (TypeError, KeyError):  # no cache on an action (None), or not for this index
-            out = self._fill_entries(actions)
-        tag = _varint(field_number << 3 | 2)
-        return tag + tag.join(out)
+            heads = [action._wire[self][0] for action in actions[:128]]
+            if count > 128:
+                heads += [action._wire[self][1] for action in actions[128:]]
+        except (TypeError, KeyError):  # an action without heads here yet
+            heads = self._heads(actions)
+        parts = [_varint(field_number << 3 | 2)] * (3 * count)
+        parts[1::3] = heads
+        parts[2::3] = _ID_PARTS[:count]
+        return b"".join(parts)
 
-    def _fill_entries(self, actions: list[Action]) -> list[bytes]:
-        """The entries of ``actions``, building (and caching) the missing ones. An
-        action without a cache here finds the one of an equal action through its
-        label (a string keeps its hash: no call of ``Action.__hash__``), else
-        through the action itself; a new action costs one small message build."""
+    def _heads(self, actions: list[Action]) -> list[bytes]:
+        """Each action's head for its index, found (or built) and kept. An action
+        without heads here finds those of an equal action through its label (a
+        string keeps its hash: no call of ``Action.__hash__``), else through the
+        action itself; a new action costs one small message build."""
         out = []
         for index, action in enumerate(actions):
             wire = action._wire
-            by_index = None if wire is None else wire.get(self)
-            entry = None if by_index is None else by_index.get(index)
-            if entry is None:
-                _, (ref_tail, action_field), by_index = self._entries_of(action)
-                ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
-                item = b"\x0a" + _varint(len(ref)) + ref + action_field
-                entry = by_index[index] = _varint(len(item)) + item
-            out.append(entry)
+            heads = None if wire is None else wire.get(self)
+            if heads is None:
+                heads = self._entries_of(action)[1]
+            out.append(heads[index >= 128])
         return out
 
+    def _long_list(self, field_number: int, actions: list[Action]) -> bytes:
+        """A list longer than the id table: every entry built whole."""
+        out = []
+        for index, action in enumerate(actions):
+            ref_tail, action_field = self._pieces(action)
+            item = b"\x0a" + _varint(len(ref_tail)) + ref_tail + action_field + _id_part(index)
+            out.append(_varint(len(item)) + item)
+        tag = _varint(field_number << 3 | 2)
+        return tag + tag.join(out)
+
     def _entries_of(self, action: Action) -> _Entries:
-        """The entries of ``action`` (or of an equal one), kept on it too."""
+        """The heads of ``action`` (or of an equal one), kept on it too."""
         by_label = self._by_label
         known = by_label.get(action.label)
         if known is None or (known[0] is not action and known[0] != action):
@@ -135,13 +166,16 @@ class ActionCodec:
                 by_label.clear()
             known = self._entries.get(action)
             if known is None:
-                known = self._entries[action] = (action, self._pieces(action), {})
+                ref_tail, action_field = self._pieces(action)
+                body = b"\x0a" + _varint(len(ref_tail)) + ref_tail + action_field
+                heads = (_varint(len(body) + 4) + body, _varint(len(body) + 5) + body)
+                known = self._entries[action] = (action, heads)
             by_label[action.label] = known
         wire = action._wire
         if wire is None:
-            object.__setattr__(action, "_wire", {self: known[2]})
+            object.__setattr__(action, "_wire", {self: known[1]})
         else:
-            wire[self] = known[2]
+            wire[self] = known[1]
         return known
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:
@@ -205,6 +239,9 @@ def _varint(value: int) -> bytes:
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+_ID_PARTS.extend(_id_part(index) for index in range(_ID_TABLE_SIZE))
 
 
 def _freeze(value: Any) -> Any:

@@ -116,7 +116,7 @@ def test_legal_lists_convert_the_same_both_ways(name: str, engine) -> None:
         actions = engine.legal(state, seat)
         response = spec.messages.LegalResponse()
         codec.fill_legal(response.actions, actions)
-        for _ in range(2):  # cold, then from the per-(action, index) cache
+        for _ in range(2):  # cold, then from the heads kept on the actions
             wired = spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions))
             assert wired == response
             wired = spec.messages.ApplyResponse.FromString(codec.legal_wire(5, actions))
@@ -141,6 +141,22 @@ def test_legal_wire_tells_apart_actions_that_share_a_label() -> None:
         for _ in range(2):
             assert spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions)) == response
     assert codec.legal_wire(2, []) == b""
+
+
+@pytest.mark.parametrize("count", [1, 128, 129, 4096, 4097, 20_000])
+def test_legal_wire_ids_parse_at_every_size(count: int) -> None:
+    """Entries carry their id as a second ``ref`` occurrence that parsers merge: the
+    list parses to the reference build whatever the ids' varint size (one byte
+    below 128, two below 16,384, three above) and past the table of ready ids."""
+    spec = _service_spec("undertheleaves")
+    codec = ActionCodec(spec.types.Action)
+    actions = [Action("take_tile", (("slot", i % 7),), f"Take {i}") for i in range(count)]
+    response = spec.messages.LegalResponse()
+    codec.fill_legal(response.actions, actions)
+    for _ in range(2):
+        wired = spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions))
+        assert wired == response
+        assert [a.ref.id for a in wired.actions] == list(range(count))
 
 
 @pytest.mark.parametrize(
