@@ -37,6 +37,11 @@ def fragment(value: Any) -> orjson.Fragment:
     return orjson.Fragment(dumps(value))
 
 
+def fragment_of(data: bytes) -> orjson.Fragment:
+    """JSON bytes already written (by :func:`dumps`), to embed as they are."""
+    return orjson.Fragment(data)
+
+
 def loads(data: bytes | str) -> Any:
     """The value of JSON ``data``."""
     return orjson.loads(data)

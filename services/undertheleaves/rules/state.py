@@ -87,9 +87,10 @@ class Garden:
     view_cache: tuple[tuple[Any, ...], dict[str, int], int, dict[str, Any] | None] | None = field(
         default=None, compare=False, repr=False
     )
-    #: Cache: (tile count, last tile, the tiles' JSON): tiles are only ever
-    #: appended, so the stored state re-encodes only a garden that grew.
-    tiles_json: tuple[int, PlacedTile | None, Any] | None = field(
+    #: Cache: (tile count, last tile, the tiles' JSON as a fragment and as
+    #: bytes): tiles are only ever appended, so a garden that grew encodes only
+    #: its new tiles.
+    tiles_json: tuple[int, PlacedTile | None, Any, bytes] | None = field(
         default=None, compare=False, repr=False
     )
 
@@ -122,13 +123,20 @@ class Garden:
         return cached[1]
 
     def encoded_tiles(self) -> Any:
-        """The tiles as a JSON fragment for :func:`encode` (built once per tile count)."""
+        """The tiles as a JSON fragment for :func:`encode`: the kept array, with the
+        tiles placed since appended to it (each tile encoded once)."""
         tiles = self.tiles
         last = tiles[-1] if tiles else None
         cached = self.tiles_json
-        if cached is None or cached[0] != len(tiles) or cached[1] is not last:
-            cached = self.tiles_json = (len(tiles), last, jsonstate.fragment(tiles))
-        return cached[2]
+        if cached is not None and cached[0] == len(tiles) and cached[1] is last:
+            return cached[2]
+        if cached is not None and 0 < cached[0] < len(tiles) and tiles[cached[0] - 1] is cached[1]:
+            added = b",".join([jsonstate.dumps(tuple(t)) for t in tiles[cached[0] :]])
+            data = cached[3][:-1] + b"," + added + b"]"
+        else:
+            data = jsonstate.dumps(tiles)
+        self.tiles_json = (len(tiles), last, jsonstate.fragment_of(data), data)
+        return self.tiles_json[2]
 
     def get_board(self) -> Board:
         """The garden's board, built on first use and kept while no tile is added."""
