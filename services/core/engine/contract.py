@@ -57,7 +57,7 @@ class Action:
     #: up in its wire caches several times each.
     _hash: int = field(default=0, init=False, repr=False, compare=False)
     #: Where the service's action codecs keep this action's wire entries
-    #: (codec -> entries, ``convert.ActionCodec.legal_wire``); never compared,
+    #: (codec -> its entry heads, ``convert.ActionCodec.legal_wire``); never compared,
     #: copied or stored.
     _wire: Any = field(default=None, init=False, repr=False, compare=False)
 
