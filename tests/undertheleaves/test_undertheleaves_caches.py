@@ -266,3 +266,14 @@ def test_settling_bees_and_hummingbirds_keeps_what_did_not_change():
             kept += 1
         assert garden.bee_sectors == sectors and garden.hummingbirds == birds
     assert kept and changed
+
+
+def test_the_kept_pollinized_sectors_are_the_sectors_of_3_or_more_cells_in_order():
+    """Bees (a sector of 3 or more cells is pollinized): the pollinized sectors a board
+    keeps up to date tile by tile are exactly its sectors of 3 or more cells, in the
+    order of its sectors, after every placement (and on a copy grown further)."""
+    for _state, garden in random_gardens():
+        board = garden.get_board()
+        assert board.pollinized == tuple(g for g in board.sectors if len(g.cells) >= 3)
+        copied = board.copy()
+        assert copied.pollinized == board.pollinized

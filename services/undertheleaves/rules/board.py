@@ -193,6 +193,7 @@ class Board:
     """The cells of one garden and the groups derived from them."""
 
     __slots__ = (
+        "_big",
         "_blocks",
         "_pollinized",
         "_puddles",
@@ -222,6 +223,8 @@ class Board:
         #: Tiles added so far.
         self.count = 0
         self._sectors: dict[Group, None] = {}
+        #: The sectors of 3 or more cells, in the order of ``_sectors``.
+        self._big: dict[Group, None] = {}
         self._puddles: dict[Group, None] = {}
         self._pollinized: tuple[Group, ...] | None = None
         #: (mono, mixed) blocks, found on first use (see mono_blocks).
@@ -241,6 +244,7 @@ class Board:
         other.start_blocks = self.start_blocks.copy()
         other.count = self.count
         other._sectors = self._sectors.copy()
+        other._big = self._big.copy()
         other._puddles = self._puddles.copy()
         other._pollinized = self._pollinized
         blocks = self._blocks
@@ -278,6 +282,8 @@ class Board:
                 for g in touching:
                     merged |= g.cells
                     del groups[g]
+                    if not puddle:
+                        self._big.pop(g, None)
                 group = Group(kind, frozenset(merged))
                 owner.update(dict.fromkeys(merged, group))
             else:
@@ -285,6 +291,8 @@ class Board:
                 for c in cells:
                     owner[c] = group
             groups[group] = None
+            if not puddle and len(group.cells) >= 3:
+                self._big[group] = None
         self._pollinized = None
         self.count += 1
         if TILES[placed.tile].kind == "start":
@@ -336,7 +344,7 @@ class Board:
     def pollinized(self) -> tuple[Group, ...]:
         """Sectors of 3 or more cells."""
         if self._pollinized is None:
-            self._pollinized = tuple(g for g in self._sectors if len(g.cells) >= 3)
+            self._pollinized = tuple(self._big)
         return self._pollinized
 
     @property

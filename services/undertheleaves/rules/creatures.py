@@ -21,18 +21,14 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
       ``existing_sector_bonus_once_per_colour_per_turn`` is off.
 
     Sectors are disjoint, so an earlier bee sector lies inside a sector exactly
-    when the sector holding its first cell has its colour and all its cells.
+    when the sector holding its first cell has its colour and all its cells
+    (:func:`lies_inside`).
     """
     sector_of = board.sector_of
     inside: dict[Group, list[BeeSector]] = {}
     for record in sectors:
         group = sector_of.get(record.cells[0])
-        if (
-            group is not None
-            and group.terrain == record.colour
-            and len(group.cells) >= 3
-            and group.cells.issuperset(record.cells)
-        ):
+        if group is not None and lies_inside(record, group):
             inside.setdefault(group, []).append(record)
     older: list[tuple[str, int, BeeSector]] = []
     new: list[tuple[str, int, BeeSector]] = []
@@ -64,6 +60,24 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
     settled = [record for _, _, record in older]
     # Unchanged, the very list stays: the garden's caches see it unchanged at once.
     return sectors if settled == sectors else settled
+
+
+def lies_inside(record: BeeSector, group: Group) -> bool:
+    """Whether the bee sector ``record`` lies inside ``group``, the sector that now
+    holds its first cell.
+
+    A record is a snapshot of a sector's cells, and sectors only grow (a cell
+    never changes, so cells once connected stay connected): the sector holding a
+    record's first cell holds all of them when it has the record's colour and at
+    least as many cells. The last cell is looked up as well, as a guard; the
+    full check is ``group.cells.issuperset(record.cells)`` (a test compares the
+    two after every placement of random games)."""
+    cells = record.cells
+    return (
+        group.terrain == record.colour
+        and len(group.cells) >= max(len(cells), 3)
+        and cells[-1] in group.cells
+    )
 
 
 def _colour_then_anchor(item: tuple[str, int, BeeSector]) -> tuple[str, int]:
