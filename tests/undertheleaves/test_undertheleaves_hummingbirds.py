@@ -116,3 +116,38 @@ def test_rule_hummingbirds_are_recounted_on_every_placement():
     built = build(ROW_OF_4, play=(1, -1))
     assert hummingbirds(built.state) == {(2, -1): 1, (3, -1): 1}
     assert hummingbirds(played(built)) == {(0, -1): 1, (1, -1): 2, (2, -1): 2, (3, -1): 1}
+
+
+def test_ambiguity_4_the_kept_qualifying_tiles_equal_a_scan_of_every_tile():
+    """A tile qualifies for hummingbirds when all its terrain cells lie in pollinized
+    sectors (ambiguity 4). The set a board keeps as tiles join equals a scan of every
+    tile after every placement of random games, on boards built at once and on copies."""
+    from undertheleaves_builder import ENGINE
+
+    from services.core.engine import Rng
+    from services.undertheleaves.rules.board import Board
+
+    def scan(board):
+        return {
+            position
+            for position, cells in board.tiles.items()
+            if all(
+                board.sector_of.get(c) is None or len(board.sector_of[c].cells) >= 3 for c in cells
+            )
+        }
+
+    qualifying = 0
+    for seed in range(12):
+        state = ENGINE.setup(2 + seed % 3, {}, seed)
+        chooser = Rng(seed)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            actions = ENGINE.legal(state, seat)
+            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
+            for garden in state.gardens:
+                board = garden.get_board()
+                assert board.qualified == scan(board)
+                assert Board(garden.tiles).qualified == board.qualified
+                assert board.copy().qualified == board.qualified
+                qualifying += len(board.qualified)
+    assert qualifying > 100

@@ -195,8 +195,10 @@ class Board:
     __slots__ = (
         "_big",
         "_blocks",
+        "_pending",
         "_pollinized",
         "_puddles",
+        "_qualified",
         "_sectors",
         "count",
         "mushrooms",
@@ -227,6 +229,10 @@ class Board:
         self._big: dict[Group, None] = {}
         self._puddles: dict[Group, None] = {}
         self._pollinized: tuple[Group, ...] | None = None
+        #: Tiles whose terrain cells all lie in pollinized sectors, and the others
+        #: (see ``qualified``).
+        self._qualified: set[Position] = set()
+        self._pending: set[Position] = set()
         #: (mono, mixed) blocks, found on first use (see mono_blocks).
         self._blocks: tuple[list[_Block], list[_Block]] | None = None
         for placed in tiles:
@@ -247,6 +253,8 @@ class Board:
         other._big = self._big.copy()
         other._puddles = self._puddles.copy()
         other._pollinized = self._pollinized
+        other._qualified = self._qualified.copy()
+        other._pending = self._pending.copy()
         blocks = self._blocks
         other._blocks = None if blocks is None else (blocks[0].copy(), blocks[1].copy())
         return other
@@ -266,6 +274,8 @@ class Board:
         for o in shape.puddles:
             self.puddle_cells.add(tl + o)
         self.tiles[(placed.x, placed.y)] = (tl, tl + 1, tl + W, tl + W + 1)
+        #: Cells that have just come to lie in a pollinized sector.
+        pollinized: list[Cell] = []
         for kind, puddle, offsets, outside in shape.parts:
             if puddle:
                 owner, groups = self.puddle_of, self._puddles
@@ -293,12 +303,47 @@ class Board:
             groups[group] = None
             if not puddle and len(group.cells) >= 3:
                 self._big[group] = None
+                pollinized += cells
+                for g in touching:
+                    if len(g.cells) < 3:
+                        pollinized += g.cells
         self._pollinized = None
+        self._settle_qualified((placed.x, placed.y), pollinized)
         self.count += 1
         if TILES[placed.tile].kind == "start":
             self.start_blocks.add(tl + W)
         if self._blocks is not None:
             self._find_blocks(tl + o for o in _NEAR_BLOCKS)
+
+    def _settle_qualified(self, new_tile: Position, pollinized: list[Cell]) -> None:
+        """Move to ``qualified`` the tiles that qualify now: the new tile, and the
+        waiting tiles holding a cell that has just come into a pollinized sector
+        (sectors only grow, so no other tile can have changed)."""
+        pending = self._pending
+        candidates = [new_tile]
+        for cell in pollinized:
+            position = ((cell % W - OFF) // 2, (OFF - cell // W + 1) // 2)
+            if position in pending and position not in candidates:
+                candidates.append(position)
+        sector_of = self.sector_of
+        for position in candidates:
+            for cell in self.tiles[position]:
+                sector = sector_of.get(cell)  # None for a puddle
+                if sector is not None and len(sector.cells) < 3:
+                    pending.add(position)
+                    break
+            else:
+                pending.discard(position)
+                self._qualified.add(position)
+
+    @property
+    def qualified(self) -> set[Position]:
+        """Tiles whose terrain cells (3 or 4: a puddle is ignored) all lie in
+        pollinized sectors (the hummingbirds' condition, ambiguity 4). Kept as
+        tiles join: sectors only grow, so a tile that qualifies always will, and
+        a waiting tile can only start to when one of its cells joins a pollinized
+        sector. Read-only."""
+        return self._qualified
 
     def _find_blocks(self, anchors: Iterable[Cell]) -> None:
         """Record the complete blocks among those anchored at ``anchors`` (all new)."""

@@ -88,19 +88,12 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
     """How many hummingbirds each qualifying tile should hold (ambiguity 4).
 
     A tile qualifies when all of its terrain cells (3 or 4: a puddle is
-    ignored) lie in pollinized sectors. A qualifying tile gets +1 when the
+    ignored) lie in pollinized sectors (``Board.qualified``, kept up to date as
+    tiles join). A qualifying tile gets +1 when the
     tiles left and right of it both qualify, and +1 when the tiles above and
     below both qualify: at most 3.
     """
-    sector_of = board.sector_of
-    qualifying = set()
-    for position, cells in board.tiles.items():
-        for cell in cells:
-            sector = sector_of.get(cell)  # None for a puddle
-            if sector is not None and len(sector.cells) < 3:
-                break
-        else:
-            qualifying.add(position)
+    qualifying = board.qualified
     targets = {}
     for x, y in qualifying:
         row = (x - 1, y) in qualifying and (x + 1, y) in qualifying
