@@ -13,5 +13,6 @@ class TestUnderTheLeavesViewValues(ViewValues):
     """Under the Leaves opts in to reusing unchanged view parts between Applies."""
 
     spec = SPEC
-    # Garden.view_cache (the garden's last view dict) and Garden.view_parts (its lists).
-    view_caches = ("view_cache", "view_parts")
+    # Garden.view_cache (the garden's last view dict), Garden.view_parts (its lists) and
+    # State.totals_cache (the piece counts, shared with the gardens' views, and totals).
+    view_caches = ("view_cache", "view_parts", "totals_cache")

@@ -20,6 +20,7 @@ as caches beside the stored state.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -598,7 +599,12 @@ class UnderTheLeaves:
         """
         choosing = state.phase == st.PLACE_DWELLER
         counts = [_garden_counts(g) for g in state.gardens]
-        totals = _totals(counts)
+        kept = state.totals_cache
+        if kept is not None and all(map(operator.is_, kept[0], counts)):
+            totals = kept[1]
+        else:
+            totals = _totals(counts)
+            state.totals_cache = (counts, totals)
         options = state.options
         taken = state.taken_tile
         return {

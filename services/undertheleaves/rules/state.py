@@ -201,6 +201,11 @@ class State:
     rng: int
     #: The tile taken from the market, to be placed now ("" if none).
     taken_tile: str = ""
+    #: Cache: (the gardens' piece counts, the seats' totals) of the last view;
+    #: the counts dicts are kept per garden version (``engine._garden_counts``).
+    totals_cache: tuple[list[dict[str, int]], list[int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 _OPTIONS: dict[tuple[bool, bool, bool], Options] = {}
