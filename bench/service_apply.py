@@ -279,7 +279,7 @@ def main() -> None:
                                        "skygarden:2"],
         help="GAME:PLAYERS pairs",
     )  # fmt: skip
-    parser.add_argument("--rounds", type=int, default=3, help="alternating runs per level")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating runs per level")
     parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
     args = parser.parse_args()
     url = os.environ.get("REDIS_URL")
