@@ -145,26 +145,19 @@ def test_ambiguity_3_a_bee_sector_lies_inside_the_sector_of_its_first_cell():
     """Settling bees (ambiguity 3) finds each earlier bee sector inside the sector that
     now holds its first cell: the quick check (colour, size, last cell) gives exactly
     the full cell-by-cell check after every placement of random games."""
-    from undertheleaves_builder import ENGINE
+    from undertheleaves_builder import random_decisions
 
-    from services.core.engine import Rng
     from services.undertheleaves.rules.creatures import lies_inside
 
     checked = 0
-    for seed in range(12):
-        state = ENGINE.setup(2 + seed % 3, {}, seed)
-        chooser = Rng(seed)
-        while not ENGINE.is_over(state):
-            seat = ENGINE.to_act(state)[0]
-            actions = ENGINE.legal(state, seat)
-            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
-            for garden in state.gardens:
-                board = garden.get_board()
-                for record in garden.bee_sectors:
-                    for group in {*board.sectors}:
-                        if record.cells[0] in group.cells:
-                            full = group.terrain == record.colour and len(group.cells) >= 3
-                            full = full and group.cells.issuperset(record.cells)
-                            assert lies_inside(record, group) == full
-                            checked += 1
+    for state in random_decisions(12):
+        for garden in state.gardens:
+            board = garden.get_board()
+            for record in garden.bee_sectors:
+                for group in {*board.sectors}:
+                    if record.cells[0] in group.cells:
+                        full = group.terrain == record.colour and len(group.cells) >= 3
+                        full = full and group.cells.issuperset(record.cells)
+                        assert lies_inside(record, group) == full
+                        checked += 1
     assert checked > 1000

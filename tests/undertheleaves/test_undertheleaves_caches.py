@@ -5,7 +5,7 @@ of ``resolve`` equals the general algorithm; the decode and board memos hand
 out independent copies; cached actions are shared but legal lists are not.
 """
 
-from undertheleaves_builder import ENGINE, play_legal
+from undertheleaves_builder import ENGINE, play_legal, random_decisions
 
 from services.core.engine import Rng
 from services.undertheleaves.rules import state as st
@@ -201,18 +201,12 @@ def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
     keeps up to date in place is, after every tile, exactly the sorted free sides of
     its tiles worked out afresh."""
     checked = 0
-    for seed in range(10):
-        state = ENGINE.setup(2 + seed % 3, {}, seed)
-        chooser = Rng(seed)
-        while not ENGINE.is_over(state):
-            seat = ENGINE.to_act(state)[0]
-            actions = ENGINE.legal(state, seat)
-            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
-            for garden in state.gardens:
-                kept = garden.frontier()
-                fresh = st.Garden(list(garden.tiles)).frontier()
-                assert kept == fresh
-                checked += 1
+    for state in random_decisions(10):
+        for garden in state.gardens:
+            kept = garden.frontier()
+            fresh = st.Garden(list(garden.tiles)).frontier()
+            assert kept == fresh
+            checked += 1
     assert checked > 500
 
 

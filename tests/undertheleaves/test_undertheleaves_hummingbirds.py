@@ -122,9 +122,8 @@ def test_ambiguity_4_the_kept_qualifying_tiles_equal_a_scan_of_every_tile():
     """A tile qualifies for hummingbirds when all its terrain cells lie in pollinized
     sectors (ambiguity 4). The set a board keeps as tiles join equals a scan of every
     tile after every placement of random games, on boards built at once and on copies."""
-    from undertheleaves_builder import ENGINE
+    from undertheleaves_builder import random_decisions
 
-    from services.core.engine import Rng
     from services.undertheleaves.rules.board import Board
 
     def scan(board):
@@ -137,17 +136,11 @@ def test_ambiguity_4_the_kept_qualifying_tiles_equal_a_scan_of_every_tile():
         }
 
     qualifying = 0
-    for seed in range(12):
-        state = ENGINE.setup(2 + seed % 3, {}, seed)
-        chooser = Rng(seed)
-        while not ENGINE.is_over(state):
-            seat = ENGINE.to_act(state)[0]
-            actions = ENGINE.legal(state, seat)
-            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
-            for garden in state.gardens:
-                board = garden.get_board()
-                assert board.qualified == scan(board)
-                assert Board(garden.tiles).qualified == board.qualified
-                assert board.copy().qualified == board.qualified
-                qualifying += len(board.qualified)
+    for state in random_decisions(12):
+        for garden in state.gardens:
+            board = garden.get_board()
+            assert board.qualified == scan(board)
+            assert Board(garden.tiles).qualified == board.qualified
+            assert board.copy().qualified == board.qualified
+            qualifying += len(board.qualified)
     assert qualifying > 100

@@ -271,3 +271,13 @@ def test_rule_placement_legal_list_is_exactly_what_apply_accepts():
                         continue
                     accepted.add(action.key())
     assert accepted == legal
+
+
+def test_each_cell_of_a_tile_leads_back_to_its_tile():
+    """Coordinates (data README): the tile at (x, y) holds cells (2x, 2y), (2x+1, 2y),
+    (2x, 2y-1) and (2x+1, 2y-1); ``tile_of`` finds (x, y) again from each of them."""
+    from services.undertheleaves.rules.board import tile_cells, tile_of
+
+    for x in range(-12, 13):
+        for y in range(-12, 13):
+            assert {tile_of(cell) for cell in tile_cells(x, y)} == {(x, y)}

@@ -31,11 +31,11 @@ convert with :func:`xy` and :func:`xys`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.core.engine import Action
+from services.core.engine import Action, Rng
 from services.undertheleaves.rules import ENGINE
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.board import Board, PlacedTile, Position, cell_id, cell_xy
@@ -263,3 +263,16 @@ def anchors(state: State, card: str, seat: int = 0) -> list[Cell]:
 def choices(state: State) -> list[Cell]:
     """The cells offered by the pending place_dweller decision."""
     return [(a.arg("x"), a.arg("y")) for a in ENGINE.legal(state, state.current)]  # type: ignore[misc]
+
+
+def random_decisions(games: int) -> Iterator[State]:
+    """The state after every decision of ``games`` random games (seeds 0 up, 2 to 4
+    players in turn), each decision a random legal action of the seat to act."""
+    for seed in range(games):
+        state = ENGINE.setup(2 + seed % 3, {}, seed)
+        chooser = Rng(seed)
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            actions = ENGINE.legal(state, seat)
+            ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
+            yield state

@@ -109,6 +109,12 @@ def tile_cells(x: int, y: int) -> tuple[Cell, Cell, Cell, Cell]:
     return (tl, tl + 1, tl + W, tl + W + 1)
 
 
+def tile_of(cell: Cell) -> Position:
+    """The position of the tile holding ``cell`` (the inverse of :func:`tile_cells`)."""
+    x, y = cell % W - OFF, OFF - cell // W
+    return (x // 2, (y + 1) // 2)
+
+
 def block(anchor: Cell) -> frozenset[Cell]:
     """The 2×2 block whose bottom-left cell is ``anchor``."""
     return frozenset((anchor, anchor + 1, anchor - W, anchor - W + 1))
@@ -274,7 +280,7 @@ class Board:
         for o in shape.puddles:
             self.puddle_cells.add(tl + o)
         self.tiles[(placed.x, placed.y)] = (tl, tl + 1, tl + W, tl + W + 1)
-        #: Cells that have just come to lie in a pollinized sector.
+        # Cells that have just come to lie in a pollinized sector.
         pollinized: list[Cell] = []
         for kind, puddle, offsets, outside in shape.parts:
             if puddle:
@@ -322,7 +328,7 @@ class Board:
         pending = self._pending
         candidates = [new_tile]
         for cell in pollinized:
-            position = ((cell % W - OFF) // 2, (OFF - cell // W + 1) // 2)
+            position = tile_of(cell)
             if position in pending and position not in candidates:
                 candidates.append(position)
         sector_of = self.sector_of
