@@ -63,24 +63,18 @@ class _KindCodec:
         return values
 
 
-#: An action's wire cache in one codec: (the action, its two entry heads). Equal
+#: An action's wire cache in one codec: (the action, its three entry heads). Equal
 #: actions share one; the heads are also kept on each action (``Action._wire``:
 #: codec -> heads). See :meth:`ActionCodec.legal_wire`.
-_Entries = tuple[Action, tuple[bytes, bytes]]
+_Entries = tuple[Action, tuple[bytes, bytes, bytes]]
 
-#: Ids with a ready ``ref`` (below 16,384, where an id takes at most two varint
-#: bytes); entries past it are built whole.
+#: Ids written from a table (below 16,384 an id's varint takes at most two bytes,
+#: which is what an entry's heads allow for); longer lists are built whole.
 _ID_TABLE_SIZE = 4096
 
-
-def _id_part(index: int) -> bytes:
-    """The ``ref`` field of a ``LegalAction`` holding only its id (``index``)."""
-    body = b"\x08" + _varint(index)
-    return b"\x0a" + _varint(len(body)) + body
-
-
-#: The ``ref`` of each id below ``_ID_TABLE_SIZE`` (shared by every codec).
-_ID_PARTS: list[bytes] = []
+#: The varint of each id below ``_ID_TABLE_SIZE``, none for id 0 (left out, as
+#: the serializer leaves out a zero); shared by every codec.
+_ID_VARINTS: list[bytes] = []
 
 
 class ActionCodec:
@@ -106,15 +100,17 @@ class ActionCodec:
         holding ``actions`` (id = index), to append to a serialized response.
 
         Legal lists run to hundreds of entries, so an entry is two cached pieces:
-        the action's head (the entry's length, then its ``ref`` with label and
-        kind, then its ``action``), which does not depend on the index, and a
-        second ``ref`` holding only the id, from a table by index shared by all.
-        A parser merges the two occurrences of ``ref`` (as protobuf does for a
-        message field that appears twice), so each entry parses to ``{ref: {id,
-        label, kind}, action}``. The entry's length depends on the id only
-        through the id's size (one varint byte below 128, two below 16,384): an
-        action keeps one head per size, on itself, per codec (``Action._wire``).
-        Nothing is kept per index; an entry reads the action and its head.
+        the action's *head* and the id's varint, from one table shared by every
+        codec. The head holds the entry's length, the ``action`` field, then the
+        ``ref`` field (its length, label, kind and the id's tag), so the id comes
+        last: the entry is ``{action, ref: {label, kind, id}}``, each field once,
+        in an order that differs from the serializer's (field 2 before field 1,
+        the id after the label), which every protobuf parser accepts, and parses
+        to exactly the message the serializer would write. The index reaches the
+        head only through the id's size (none for id 0, which is left out as the
+        serializer leaves it out; one varint byte below 128; two below 16,384),
+        so an action keeps three heads, on itself, per codec (``Action._wire``).
+        Nothing is kept per index, and an entry reads the action and its head.
         """
         count = len(actions)
         if not count:
@@ -122,14 +118,15 @@ class ActionCodec:
         if count > _ID_TABLE_SIZE:
             return self._long_list(field_number, actions)
         try:
-            heads = [action._wire[self][0] for action in actions[:128]]
+            heads = [actions[0]._wire[self][0]]
+            heads += [action._wire[self][1] for action in actions[1:128]]
             if count > 128:
-                heads += [action._wire[self][1] for action in actions[128:]]
+                heads += [action._wire[self][2] for action in actions[128:]]
         except (TypeError, KeyError):  # an action without heads here yet
             heads = self._heads(actions)
         parts = [_varint(field_number << 3 | 2)] * (3 * count)
         parts[1::3] = heads
-        parts[2::3] = _ID_PARTS[:count]
+        parts[2::3] = _ID_VARINTS[:count]
         return b"".join(parts)
 
     def _heads(self, actions: list[Action]) -> list[bytes]:
@@ -143,7 +140,7 @@ class ActionCodec:
             heads = None if wire is None else wire.get(self)
             if heads is None:
                 heads = self._entries_of(action)[1]
-            out.append(heads[index >= 128])
+            out.append(heads[0 if index == 0 else 1 if index < 128 else 2])
         return out
 
     def _long_list(self, field_number: int, actions: list[Action]) -> bytes:
@@ -151,13 +148,14 @@ class ActionCodec:
         out = []
         for index, action in enumerate(actions):
             ref_tail, action_field = self._pieces(action)
-            item = b"\x0a" + _varint(len(ref_tail)) + ref_tail + action_field + _id_part(index)
+            ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
+            item = b"\x0a" + _varint(len(ref)) + ref + action_field
             out.append(_varint(len(item)) + item)
         tag = _varint(field_number << 3 | 2)
         return tag + tag.join(out)
 
     def _entries_of(self, action: Action) -> _Entries:
-        """The heads of ``action`` (or of an equal one), kept on it too."""
+        """The entry heads of ``action`` (or of an equal one), kept on it too."""
         by_label = self._by_label
         known = by_label.get(action.label)
         if known is None or (known[0] is not action and known[0] != action):
@@ -166,10 +164,7 @@ class ActionCodec:
                 by_label.clear()
             known = self._entries.get(action)
             if known is None:
-                ref_tail, action_field = self._pieces(action)
-                body = b"\x0a" + _varint(len(ref_tail)) + ref_tail + action_field
-                heads = (_varint(len(body) + 4) + body, _varint(len(body) + 5) + body)
-                known = self._entries[action] = (action, heads)
+                known = self._entries[action] = (action, _entry_heads(*self._pieces(action)))
             by_label[action.label] = known
         wire = action._wire
         if wire is None:
@@ -241,7 +236,22 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-_ID_PARTS.extend(_id_part(index) for index in range(_ID_TABLE_SIZE))
+_ID_VARINTS.extend([b"", *(_varint(index) for index in range(1, _ID_TABLE_SIZE))])
+
+
+def _entry_heads(ref_tail: bytes, action_field: bytes) -> tuple[bytes, bytes, bytes]:
+    """A ``LegalAction`` entry's heads (see ``ActionCodec.legal_wire``) for id 0,
+    for an id of one varint byte and for one of two: each is the entry's length,
+    its ``action`` field, then its ``ref`` field up to the id's varint."""
+
+    def head(id_size: int) -> bytes:  # the bytes of the id field: its tag and varint
+        ref_size = len(ref_tail) + id_size
+        ref = b"\x0a" + _varint(ref_size) + ref_tail + (b"\x08" if id_size else b"")
+        return _varint(len(action_field) + len(ref) + id_size - (1 if id_size else 0)) + (
+            action_field + ref
+        )
+
+    return (head(0), head(2), head(3))
 
 
 def _freeze(value: Any) -> Any:

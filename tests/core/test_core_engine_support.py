@@ -143,11 +143,12 @@ def test_legal_wire_tells_apart_actions_that_share_a_label() -> None:
     assert codec.legal_wire(2, []) == b""
 
 
-@pytest.mark.parametrize("count", [1, 128, 129, 4096, 4097, 20_000])
-def test_legal_wire_ids_parse_at_every_size(count: int) -> None:
-    """Entries carry their id as a second ``ref`` occurrence that parsers merge: the
-    list parses to the reference build whatever the ids' varint size (one byte
-    below 128, two below 16,384, three above) and past the table of ready ids."""
+@pytest.mark.parametrize("count", [1, 2, 128, 129, 4096, 4097, 20_000])
+def test_legal_wire_entries_parse_at_every_size(count: int) -> None:
+    """Entries are written from cached heads and a table of ids, each field once: the
+    list parses to the reference build, and re-serialized gives the serializer's
+    bytes, whatever the ids' varint size (none for id 0, one byte below 128, two
+    below 16,384, three above) and past the table of ready ids."""
     spec = _service_spec("undertheleaves")
     codec = ActionCodec(spec.types.Action)
     actions = [Action("take_tile", (("slot", i % 7),), f"Take {i}") for i in range(count)]
@@ -156,6 +157,7 @@ def test_legal_wire_ids_parse_at_every_size(count: int) -> None:
     for _ in range(2):
         wired = spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions))
         assert wired == response
+        assert wired.SerializeToString() == response.SerializeToString()
         assert [a.ref.id for a in wired.actions] == list(range(count))
 
 
@@ -239,3 +241,36 @@ def test_an_action_copies_and_pickles_without_its_caches() -> None:
     for other in (copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
         assert other == action and hash(other) == hash(action)
         assert other._wire is None
+
+
+def test_legal_wire_entries_hold_each_field_once() -> None:
+    """An entry writes each of its fields once (no second ``ref`` for the id, which
+    some parsers would let replace the first): read field by field, every entry has
+    one ``action`` and one ``ref``, and that ``ref`` has one id, label and kind."""
+    from google.protobuf.internal.decoder import _DecodeVarint
+
+    def fields(data: bytes) -> list[tuple[int, bytes | int]]:
+        out, at = [], 0
+        while at < len(data):
+            key, at = _DecodeVarint(data, at)
+            if key & 7 == 0:
+                value, at = _DecodeVarint(data, at)
+            else:
+                size, at = _DecodeVarint(data, at)
+                value, at = data[at : at + size], at + size
+            out.append((key >> 3, value))
+        return out
+
+    spec = _service_spec("undertheleaves")
+    codec = ActionCodec(spec.types.Action)
+    actions = [Action("take_tile", (("slot", i % 3),), f"Take {i}") for i in range(300)]
+    entries = fields(codec.legal_wire(2, actions))
+    assert [number for number, _ in entries] == [2] * len(actions)
+    for index, (_, entry) in enumerate(entries):
+        numbers = sorted(number for number, _ in fields(entry))
+        assert numbers == [1, 2]
+        ref = dict(fields(next(value for number, value in fields(entry) if number == 1)))
+        assert ref.get(1, 0) == index and ref[2] == f"Take {index}".encode()
+        assert sorted(number for number, _ in fields(dict(fields(entry))[1])) == (
+            [1, 2, 3] if index else [2, 3]
+        )
