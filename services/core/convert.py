@@ -246,10 +246,9 @@ def _entry_heads(ref_tail: bytes, action_field: bytes) -> tuple[bytes, bytes, by
 
     def head(id_size: int) -> bytes:  # the bytes of the id field: its tag and varint
         ref_size = len(ref_tail) + id_size
-        ref = b"\x0a" + _varint(ref_size) + ref_tail + (b"\x08" if id_size else b"")
-        return _varint(len(action_field) + len(ref) + id_size - (1 if id_size else 0)) + (
-            action_field + ref
-        )
+        item_size = len(action_field) + 1 + len(_varint(ref_size)) + ref_size
+        ref_start = b"\x0a" + _varint(ref_size) + ref_tail + (b"\x08" if id_size else b"")
+        return _varint(item_size) + action_field + ref_start
 
     return (head(0), head(2), head(3))
 
