@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
-from services.core.engine import Action, ScoreBoard, jsonstate
+from services.core.engine import Action, ScoreBoard, SoloResult, jsonstate
 
 _ENUM = FieldDescriptor.TYPE_ENUM
 
@@ -510,4 +510,17 @@ def scoreboard_to_proto(board: ScoreBoard) -> common_pb2.ScoreBoard:
         final=board.final,
         winners=board.winners,
         extras=board.extras,
+        solo=_solo_to_proto(board.solo),
+    )
+
+
+def _solo_to_proto(solo: SoloResult | None) -> common_pb2.SoloResult | None:
+    """The solo outcome message (None outside solo games)."""
+    if solo is None:
+        return None
+    return common_pb2.SoloResult(
+        won=solo.won,
+        opponent_score=solo.opponent_score,
+        targets=list(solo.targets),
+        target_reached=solo.target_reached,
     )

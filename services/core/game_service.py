@@ -386,23 +386,27 @@ class GameServicer:
             key = f"{game_id}:{version}:{seat}:preview"
             previews = self._legal_cache.get(key)
             if previews is None:
-                previews = self._preview_scores(state, seat, actions)
+                previews = self._preview_scores(game_id, version, state, seat, actions)
                 self._legal_cache.put(key, previews)
             for message, score_after in zip(messages, previews, strict=False):
                 message.score_after = score_after
         return response
 
-    def _preview_scores(self, state: Any, seat: int, actions: list[Action]) -> list[int]:
-        """The seat's total after each action, simulated on a copy whose generator
-        is freshly seeded so no hidden order leaks (empty if the state keeps no
-        generator at ``state.rng``). Computed once per version and seat."""
-        encoded = self.engine.encode(state)
+    def _preview_scores(
+        self, game_id: str, version: int, state: Any, seat: int, actions: list[Action]
+    ) -> list[int]:
+        """The seat's total after each action, simulated on a determinized copy:
+        everything the seat cannot see (deck and bag order, other hands, the
+        generator) is resampled by ``engine.determinize`` from a seed that
+        depends only on the game, the version and the seat, so a preview tells
+        nothing about the hidden order and two states that differ only in
+        hidden information preview the same. Computed once per version and seat."""
+        seed = int.from_bytes(hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()[:8])
+        sample = self.engine.determinize(state, seat, Rng(seed))
+        encoded = self.engine.encode(sample)
         previews: list[int] = []
         for action in actions:
-            trial = self.engine.decode(encoded)
-            if not reseed(trial, secrets.randbits(64)):
-                return []
-            trial = self.engine.apply(trial, seat, action)
+            trial = self.engine.apply(self.engine.decode(encoded), seat, action)
             board = self.engine.score(trial)
             previews.append(next(s.total for s in board.seats if s.seat == seat))
         return previews
@@ -632,26 +636,6 @@ class GameServicer:
             options_json=_canonical(meta.options),
             players=meta.players,
         )
-
-
-def reseed(state: Any, seed: int) -> bool:
-    """Replace the generator kept at ``state.rng`` (an :class:`Rng` or its int
-    state; the engine convention); False when the state keeps none there."""
-    seed &= (1 << 64) - 1
-    if isinstance(state, dict):
-        if isinstance(state.get("rng"), int):
-            state["rng"] = seed
-            return True
-        rng = state.get("rng")
-    else:
-        rng = getattr(state, "rng", None)
-        if isinstance(rng, int) and not isinstance(rng, bool):
-            state.rng = seed
-            return True
-    if isinstance(rng, Rng):
-        rng.state = seed
-        return True
-    return False
 
 
 def _canonical(options: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from services.core.engine.contract import (
     OptionError,
     ScoreBoard,
     SeatScore,
+    SoloResult,
 )
 from services.core.engine.rng import Rng
 
@@ -23,4 +24,5 @@ __all__ = [
     "Rng",
     "ScoreBoard",
     "SeatScore",
+    "SoloResult",
 ]

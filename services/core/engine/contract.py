@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from services.core.engine.rng import Rng
+
 ArgValue = int | str | bool | tuple[int, ...] | tuple[str, ...]
 
 
@@ -128,21 +130,41 @@ class SeatScore:
     rank: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class SoloResult:
+    """How the one seat of a solo game fares against the game's AI or targets.
+
+    ``won``: the player beat the AI or reached a target (mid-game: is ahead
+    now). ``opponent_score`` is the AI's score in games with an AI (else
+    None); ``targets`` the game's score targets, lowest first, and
+    ``target_reached`` the highest one reached (0 when none).
+    """
+
+    won: bool
+    opponent_score: int | None = None
+    targets: tuple[int, ...] = ()
+    target_reached: int = 0
+
+
 @dataclass(slots=True)
 class ScoreBoard:
     """Scores of every seat, valid mid-game (``final`` False) and at the end.
 
     ``extras`` carries game-specific facts worth reporting beside the score
-    (e.g. Sky Garden's solo target reached), as string pairs.
+    (e.g. Wingspan's round), as string pairs. ``solo`` is set in solo games:
+    a lost solo game has no winners.
     """
 
     seats: list[SeatScore]
     final: bool
     extras: dict[str, str] = field(default_factory=dict)
+    solo: SoloResult | None = None
 
     @property
     def winners(self) -> list[int]:
-        """Seats ranked first."""
+        """Seats ranked first; none when a solo game is lost."""
+        if self.solo is not None and not self.solo.won:
+            return []
         return [s.seat for s in self.seats if s.rank == 1]
 
     def rank_seats(self) -> ScoreBoard:
@@ -206,4 +228,21 @@ class Engine(Protocol[S]):
 
     def decode(self, data: bytes) -> S:
         """Inverse of :meth:`encode`."""
+        ...
+
+    def determinize(self, state: S, seat: int | None, rng: Rng) -> S:
+        """A copy of ``state`` in which everything ``seat`` cannot see is
+        resampled from what remains possible (``seat=None``: a spectator).
+
+        Hidden orders (deck, bag, face-down piles), other seats' hands and
+        secret choices not yet revealed are redrawn with ``rng``, and the copy's
+        own generator is reseeded from ``rng``, so nothing of the true hidden
+        order or of the true generator survives. The sample depends only on
+        what the seat can see and on ``rng``: the pool of unseen items is put in
+        a canonical order before it is shuffled, so two states that differ only
+        in hidden information give the same sample for the same ``rng``. The
+        seat's own legal actions are the same in the copy. ``state`` itself is
+        never changed. Used by score previews and by search bots as their
+        sampler of the hidden information.
+        """
         ...
