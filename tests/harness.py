@@ -105,11 +105,17 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
     holder: dict[str, Any] = {}
 
     async def boot() -> None:
-        store = GameStore(connect(settings.redis_url, settings.redis_cluster))
+        client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
+        store = GameStore(client, max_pending_applies=settings.max_pending_applies)
         servicer = servicer_class(spec)(spec, store, settings)
         running = await start_server(
-            spec.service_name, settings, lambda server: add_to_server(spec, servicer, server)
+            spec.service_name,
+            settings,
+            lambda server: add_to_server(spec, servicer, server),
+            probe=store.ping,
+            drain_hooks=(servicer.hub.close,),
         )
+        holder["servicer"] = servicer
         holder["running"] = running
         holder["store"] = store
 
@@ -133,7 +139,7 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
     def stop() -> None:
         async def shutdown() -> None:
             await holder["running"].drain(0.5)
-            await holder["store"].client.aclose()
+            await holder["store"].aclose()
 
         asyncio.run_coroutine_threadsafe(shutdown(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)

@@ -107,9 +107,9 @@ class Client:
         """GetState as the token's seat (spectator without)."""
         return self.stub.GetState(self.m.GetStateRequest(game_id=game_id), metadata=self.md(token))
 
-    def score(self, game_id: str) -> Any:
-        """Score."""
-        return self.stub.Score(self.m.ScoreRequest(game_id=game_id))
+    def score(self, game_id: str, token: str | None = None) -> Any:
+        """Score (a token is checked like the other reads do)."""
+        return self.stub.Score(self.m.ScoreRequest(game_id=game_id), metadata=self.md(token))
 
     def log(self, game_id: str, token: str | None = None, from_version: int = 0) -> Any:
         """GetLog as the token's seat."""
@@ -226,16 +226,40 @@ class ServiceContract:
     # ---------------------------------------------------------------- tests
 
     def test_health_and_reflection(self, server: ServerHandle) -> None:
-        """Server bootstrap: health per service name answers SERVING; reflection lists it."""
+        """Server bootstrap: health per service name answers SERVING and List
+        names every service; reflection answers as v1alpha and as v1."""
         with server.channel() as channel:
             health = health_pb2_grpc.HealthStub(channel)
             reply = health.Check(health_pb2.HealthCheckRequest(service=self.spec.service_name))
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
-            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            listed = health.List(health_pb2.HealthListRequest())
+            assert {"", self.spec.service_name} <= set(listed.statuses)
+            assert all(
+                s.status == health_pb2.HealthCheckResponse.SERVING for s in listed.statuses.values()
+            )
             request = reflection_pb2.ServerReflectionRequest(list_services="")
-            answer = next(iter(stub.ServerReflectionInfo(iter([request]))))
-            names = {s.name for s in answer.list_services_response.service}
-            assert {self.spec.service_name, "grpc.health.v1.Health"} <= names
+            for path in (
+                "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+                "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            ):
+                call = channel.stream_stream(
+                    path,
+                    request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                    response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+                )
+                answer = next(iter(call(iter([request]))))
+                names = {s.name for s in answer.list_services_response.service}
+                assert {
+                    self.spec.service_name,
+                    "grpc.health.v1.Health",
+                    "grpc.reflection.v1.ServerReflection",
+                } <= names
+            symbol = reflection_pb2.ServerReflectionRequest(
+                file_containing_symbol="grpc.reflection.v1.ServerReflection"
+            )
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            described = next(iter(stub.ServerReflectionInfo(iter([symbol]))))
+            assert described.file_descriptor_response.file_descriptor_proto
 
     def test_full_random_games_through_the_service(self, client: Client) -> None:
         """Random full games of every player count run to the end through Apply."""
@@ -340,6 +364,39 @@ class ServiceContract:
         reader.join(10)
         resumed.cancel()
         assert received[-1] in (4, 5)
+
+    def test_watch_of_a_finished_game_from_its_end_ends_at_once(self, client: Client) -> None:
+        """Watch semantics: a finished game watched from its last version (or
+        later) ends at once instead of hanging until the deadline."""
+        created = client.new_game(self.player_counts[0], seed=1200)
+        final_version = client.play_random(created, random.Random(12))
+        for from_version in (final_version, final_version + 5):
+            stream = client.watch(created.game_id, from_version=from_version)
+            assert list(stream) == []
+        tail = list(client.watch(created.game_id, from_version=final_version - 1))
+        assert [r.event.version for r in tail] == [final_version]
+        assert tail[0].event.status == FINISHED
+
+    def test_watch_beyond_the_current_version_is_out_of_range(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """Watch semantics: from_version beyond a live game's version is OUT_OF_RANGE."""
+        created = client.new_game(self.player_counts[0], seed=1201)
+        with pytest.raises(grpc.RpcError) as caught:
+            next(iter(client.watch(created.game_id, from_version=created.version + 1)))
+        assert caught.value.code() == grpc.StatusCode.OUT_OF_RANGE
+        assert error_reason(caught.value) == "ERROR_REASON_VERSION_OUT_OF_RANGE"
+
+    def test_score_checks_a_presented_token(self, client: Client, raw_redis: redis.Redis) -> None:
+        """Score reads like the other reads: no token is a spectator, a seat's
+        token is accepted, a bad token is PERMISSION_DENIED."""
+        created = client.new_game(self.player_counts[0], seed=1202)
+        assert client.score(created.game_id).version == created.version
+        assert client.score(created.game_id, created.credentials[0].token).version == 1
+        self.assert_rejected(
+            raw_redis, created.game_id, lambda: client.score(created.game_id, "not-a-token"),
+            grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_TOKEN_INVALID",
+        )  # fmt: skip
 
     def test_stale_version_is_aborted(self, client: Client, raw_redis: redis.Redis) -> None:
         """A stale expected_version is ABORTED and changes nothing."""

@@ -35,6 +35,10 @@ class Settings:
     request_ttl_seconds: int
     grace_seconds: float
     max_connection_age_seconds: int = 300
+    redis_pool_size: int = 16
+    max_calls_in_flight: int = 2000
+    max_streams: int = 20_000
+    max_pending_applies: int = 2000
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -52,4 +56,8 @@ class Settings:
             request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
             max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
+            redis_pool_size=_int("REDIS_POOL_SIZE", 16),
+            max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
+            max_streams=_int("MAX_STREAMS", 20_000),
+            max_pending_applies=_int("MAX_PENDING_APPLIES", 2000),
         )

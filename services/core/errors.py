@@ -135,3 +135,50 @@ def request_id_reused(request_id: str) -> ServiceError:
         f"request_id {request_id!r} was already used for a different request",
         metadata={"request_id": request_id},
     )
+
+
+def store_unavailable() -> ServiceError:
+    """Redis cannot be reached or did not answer in time: retry with backoff."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "ERROR_REASON_STORE_UNAVAILABLE",
+        "the game store is unavailable; retry with backoff",
+    )
+
+
+def store_full() -> ServiceError:
+    """Redis refused a write (maxmemory reached): nothing was applied."""
+    return ServiceError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "ERROR_REASON_STORE_FULL",
+        "the game store is full; nothing was written",
+    )
+
+
+def overloaded(what: str) -> ServiceError:
+    """The process is at one of its caps (calls in flight, commands waiting)."""
+    return ServiceError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "ERROR_REASON_OVERLOADED",
+        f"the service is overloaded ({what}); retry with backoff",
+        metadata={"limit": what},
+    )
+
+
+def version_out_of_range(asked: int, current: int) -> ServiceError:
+    """A version beyond the game's current one was asked for."""
+    return ServiceError(
+        grpc.StatusCode.OUT_OF_RANGE,
+        "ERROR_REASON_VERSION_OUT_OF_RANGE",
+        f"version {asked} is beyond the game's current version {current}",
+        metadata={"current_version": str(current)},
+    )
+
+
+def draining() -> ServiceError:
+    """The server is shutting down: resume the call on another replica."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "ERROR_REASON_DRAINING",
+        "the server is shutting down; resume on another replica",
+    )

@@ -585,8 +585,7 @@ class GameServicer:
 
     @unary("game")
     async def Score(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        game_id = self._game_id(request)
-        meta = await self._meta(game_id)
+        game_id, meta, _seat = await self._caller(request, context, token_required=False)
         version, state, _status = await self._load(game_id, meta)
         return self.m.ScoreResponse(
             version=version, scoreboard=scoreboard_to_proto(self.engine.score(state))
@@ -596,13 +595,24 @@ class GameServicer:
 
     @streaming("game")
     async def Watch(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        """The game's events after ``from_version``, then live ones, until the
+        final event. A finished game watched from its last version or later
+        ends at once; a version beyond a live game's current one is
+        OUT_OF_RANGE. A draining server ends the stream with UNAVAILABLE."""
         if request.from_version < 0:
             raise errors.invalid_argument("from_version", "must not be negative")
         game_id, meta, seat = await self._caller(request, context, token_required=False)
+        stored = await self.store.load(game_id, meta)
+        if stored is None:
+            raise errors.not_found(game_id)
+        if request.from_version >= stored.version and stored.status == "FINISHED":
+            return
+        if request.from_version > stored.version:
+            raise errors.version_out_of_range(request.from_version, stored.version)
         async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
             async for batch in feed:
-                for index, stored in enumerate(batch):
-                    event = self._event(stored, seat)
+                for index, event_fields in enumerate(batch):
+                    event = self._event(event_fields, seat)
                     response = self.m.WatchResponse(event=event)
                     if request.include_view and index == len(batch) - 1:
                         version, state, _status = await self._load(game_id, meta)

@@ -12,7 +12,8 @@ from services.core.store import GameStore, connect
 
 def build_servicer(spec: GameSpec, settings: Settings) -> GameServicer:
     """A servicer for ``spec`` over a store built from ``settings``."""
-    store = GameStore(connect(settings.redis_url, settings.redis_cluster))
+    client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
+    store = GameStore(client, max_pending_applies=settings.max_pending_applies)
     return servicer_class(spec)(spec, store, settings)
 
 
@@ -23,7 +24,11 @@ def run_game_service(spec: GameSpec) -> None:
     async def main() -> None:
         servicer = build_servicer(spec, settings)
         await serve_forever(
-            spec.service_name, settings, lambda server: add_to_server(spec, servicer, server)
+            spec.service_name,
+            settings,
+            lambda server: add_to_server(spec, servicer, server),
+            probe=servicer.store.ping,
+            drain_hooks=(servicer.hub.close,),
         )
 
     asyncio.run(main())

@@ -23,7 +23,9 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import INF, floatToGoString
 
+from services.core import errors
 from services.core.errors import ServiceError
+from services.core.failures import as_service_error
 from services.core.logging import get_logger
 
 #: Upper bounds (seconds) of the RPC latency histogram's buckets.
@@ -116,36 +118,78 @@ async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None
     await context.abort_with_status(error.to_status())
 
 
-def _code_of(exc: BaseException) -> str:
-    return exc.code.name if isinstance(exc, ServiceError) else "INTERNAL"
+class CallLimits:
+    """Caps on one process's work: unary calls in flight and open Watch streams.
+
+    A call over a cap is refused at once (RESOURCE_EXHAUSTED, reason
+    ``ERROR_REASON_OVERLOADED``) instead of queueing in memory behind a stalled
+    Redis. Set from the settings when the server starts.
+    """
+
+    __slots__ = ("calls", "max_calls", "max_streams", "streams")
+
+    def __init__(self, max_calls: int = 2000, max_streams: int = 20_000) -> None:
+        self.max_calls = max_calls
+        self.max_streams = max_streams
+        self.calls = 0
+        self.streams = 0
+
+
+LIMITS = CallLimits()
+
+
+def _classify(method: str, exc: BaseException) -> ServiceError | None:
+    """The status ``exc`` maps to, logged in one line; None (logged with its
+    traceback) for a real bug, which is answered INTERNAL."""
+    error = as_service_error(exc)
+    if error is None:
+        log.exception("rpc_failed", method=method)
+    elif exc is error:
+        log.info("rpc_rejected", method=method, code=error.code.name, reason=error.reason)
+    else:  # the store or the process, not the client: one line, no traceback
+        log.warning(
+            "rpc_unavailable", method=method, code=error.code.name, reason=error.reason,
+            error=f"{type(exc).__name__}: {exc}",
+        )  # fmt: skip
+    return error
+
+
+async def _fail(context: grpc.aio.ServicerContext, error: ServiceError | None) -> None:
+    """Abort the call with ``error``'s rich status, or INTERNAL for None."""
+    if error is None:
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+    else:
+        await _abort(context, error)
 
 
 def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[..., Awaitable[R]]]:
-    """Wrap a unary handler: metrics, ServiceError → rich status, no INTERNAL leaks."""
+    """Wrap a unary handler: metrics, the in-flight cap, ServiceError and
+    store failures → rich status, no INTERNAL for anything but a bug."""
 
     def decorate(handler: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
         method = handler.__name__
         stats = RPC_METRICS.stats_for(service, method)
+        limits = LIMITS
 
         @functools.wraps(handler)
         async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
             started = time.perf_counter()
             code = "OK"
+            if limits.calls >= limits.max_calls:
+                stats.record("RESOURCE_EXHAUSTED", 0.0)
+                await _abort(context, errors.overloaded("calls_in_flight"))
+            limits.calls += 1
             try:
                 return await handler(self, request, context)
-            except ServiceError as error:
-                code = error.code.name
-                log.info("rpc_rejected", method=method, code=code, reason=error.reason)
-                await _abort(context, error)
-                raise  # unreachable: abort raises
+            except grpc.aio.AbortError:
+                raise
             except Exception as exc:
-                code = _code_of(exc)
-                if isinstance(exc, grpc.aio.AbortError):
-                    raise
-                log.exception("rpc_failed", method=method)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+                error = _classify(method, exc)
+                code = error.code.name if error is not None else "INTERNAL"
+                await _fail(context, error)
                 raise
             finally:
+                limits.calls -= 1
                 stats.record(code, time.perf_counter() - started)
 
         return wrapper
@@ -156,11 +200,13 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
 def streaming(
     service: str,
 ) -> Callable[[Callable[..., AsyncIterator[R]]], Callable[..., AsyncIterator[R]]]:
-    """Wrap a server-streaming handler the same way as :func:`unary`."""
+    """Wrap a server-streaming handler the same way as :func:`unary`, with
+    the cap on open streams instead of the one on calls in flight."""
 
     def decorate(handler: Callable[..., AsyncIterator[R]]) -> Callable[..., AsyncIterator[R]]:
         method = handler.__name__
         stats = RPC_METRICS.stats_for(service, method)
+        limits = LIMITS
 
         @functools.wraps(handler)
         async def wrapper(
@@ -168,19 +214,21 @@ def streaming(
         ) -> AsyncIterator[R]:
             started = time.perf_counter()
             code = "OK"
+            if limits.streams >= limits.max_streams:
+                stats.record("RESOURCE_EXHAUSTED", 0.0)
+                await _abort(context, errors.overloaded("streams_open"))
+            limits.streams += 1
             try:
                 async for item in handler(self, request, context):
                     yield item
-            except ServiceError as error:
-                code = error.code.name
-                await _abort(context, error)
             except grpc.aio.AbortError:
                 raise
-            except Exception:
-                code = "INTERNAL"
-                log.exception("rpc_failed", method=method)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+            except Exception as exc:
+                error = _classify(method, exc)
+                code = error.code.name if error is not None else "INTERNAL"
+                await _fail(context, error)
             finally:
+                limits.streams -= 1
                 stats.record(code, time.perf_counter() - started)
 
         return wrapper

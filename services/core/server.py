@@ -1,9 +1,19 @@
 """Server bootstrap shared by every Roost service.
 
 One asyncio gRPC server per process with: the service's servicer, gRPC health
-checking (per service name), server reflection, JSON logs, Prometheus metrics,
-and a graceful drain on SIGTERM/SIGINT (health turns NOT_SERVING, in-flight
-calls get ``GRACE_SECONDS`` to finish).
+checking (per service name, with ``List``), server reflection (``v1`` and
+``v1alpha``), JSON logs, Prometheus metrics, caps on calls in flight and open
+streams, and a graceful drain on SIGTERM/SIGINT.
+
+Health follows the store: while Redis cannot be reached the overall status
+("") and the service's own name read NOT_SERVING, and SERVING again by
+themselves once it answers (:class:`StoreWatchdog`, one ping a second).
+Readiness probes use it; liveness must not (a Redis outage is no reason to
+restart a pod).
+
+A drain turns health NOT_SERVING, ends the Watch streams at once (they end
+with UNAVAILABLE, reason ``ERROR_REASON_DRAINING``, so clients resume on
+another replica) and gives unary calls ``GRACE_SECONDS`` to finish.
 """
 
 from __future__ import annotations
@@ -13,14 +23,15 @@ import gc
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
+from services.core import reflection_v1
 from services.core.config import Settings
 from services.core.logging import configure, get_logger
-from services.core.metrics import serve_metrics
+from services.core.metrics import LIMITS, serve_metrics
 
 log = get_logger("roost.server")
 
@@ -28,6 +39,84 @@ log = get_logger("roost.server")
 YOUNG_COLLECTION_ALLOCATIONS = 20_000
 
 Register = Callable[[grpc.aio.Server], Awaitable[None] | None]
+#: Checks that the store answers (raises otherwise).
+Probe = Callable[[], Awaitable[None]]
+#: Called when a drain begins (e.g. to end the Watch streams).
+DrainHook = Callable[[], Awaitable[None]]
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+class HealthService(health.HealthServicer):
+    """grpcio-health-checking's servicer plus ``List`` (every service's status)."""
+
+    def __init__(self) -> None:
+        super().__init__(experimental_non_blocking=True)
+        self._statuses: dict[str, int] = {}
+
+    def set(self, service: str, status: int) -> None:
+        self._statuses[service] = status
+        super().set(service, status)
+
+    def enter_graceful_shutdown(self) -> None:
+        for service in self._statuses:
+            self._statuses[service] = NOT_SERVING
+        super().enter_graceful_shutdown()
+
+    def List(self, request: Any, context: Any) -> health_pb2.HealthListResponse:
+        return health_pb2.HealthListResponse(
+            statuses={
+                name: health_pb2.HealthCheckResponse(status=status)
+                for name, status in self._statuses.items()
+            }
+        )
+
+
+class StoreWatchdog:
+    """Pings the store every ``interval`` seconds and sets health to follow it.
+
+    One log line when the store goes away and one when it is back."""
+
+    def __init__(
+        self, probe: Probe, health_servicer: HealthService, names: tuple[str, ...],
+        interval: float = 1.0, timeout: float = 2.0,
+    ) -> None:  # fmt: skip
+        self.probe = probe
+        self.health = health_servicer
+        self.names = names
+        self.interval = interval
+        self.timeout = timeout
+        self.reachable = True
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name="store-watchdog")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await self.probe()
+                ok, error = True, ""
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                ok, error = False, f"{type(exc).__name__}: {exc}"
+            if ok != self.reachable:
+                self.reachable = ok
+                if ok:
+                    log.info("store_reachable")
+                else:
+                    log.warning("store_unreachable", error=error)
+                for name in self.names:
+                    self.health.set(name, SERVING if ok else NOT_SERVING)
+            await asyncio.sleep(self.interval)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
 
 
 @dataclass
@@ -35,18 +124,36 @@ class RunningServer:
     """A started server and the handles needed to stop it."""
 
     server: grpc.aio.Server
-    health: health.HealthServicer
+    health: HealthService
     port: int
     service_name: str
+    watchdog: StoreWatchdog | None = None
+    drain_hooks: tuple[DrainHook, ...] = ()
 
     async def drain(self, grace: float) -> None:
-        """Stop taking work, let in-flight calls finish, then stop."""
+        """Stop taking work, end the streams, let unary calls finish, then stop."""
         self.health.enter_graceful_shutdown()
+        if self.watchdog is not None:
+            await self.watchdog.stop()
+        for hook in self.drain_hooks:
+            await hook()
         await self.server.stop(grace)
 
 
-async def start_server(service_name: str, settings: Settings, register: Register) -> RunningServer:
-    """Build, register and start a server on ``settings.port`` (0 = any free port)."""
+async def start_server(
+    service_name: str,
+    settings: Settings,
+    register: Register,
+    *,
+    probe: Probe | None = None,
+    drain_hooks: tuple[DrainHook, ...] = (),
+) -> RunningServer:
+    """Build, register and start a server on ``settings.port`` (0 = any free port).
+
+    ``probe`` checks the store for the health service; ``drain_hooks`` run
+    when a drain begins."""
+    LIMITS.max_calls = settings.max_calls_in_flight
+    LIMITS.max_streams = settings.max_streams
     options: list[tuple[str, int]] = [
         ("grpc.so_reuseport", 0),
         ("grpc.max_receive_message_length", 8 * 1024 * 1024),
@@ -61,25 +168,36 @@ async def start_server(service_name: str, settings: Settings, register: Register
     result = register(server)
     if asyncio.iscoroutine(result):
         await result
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_servicer = HealthService()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    health_servicer.set(service_name, health_pb2.HealthCheckResponse.SERVING)
-    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (service_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    health_servicer.set(service_name, SERVING)
+    health_servicer.set("", SERVING)
+    reflection_v1.enable((service_name, health.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{settings.host}:{settings.port}")
     if port == 0:
         raise RuntimeError(f"cannot bind {settings.host}:{settings.port}")
     await server.start()
-    return RunningServer(server, health_servicer, port, service_name)
+    watchdog = None
+    if probe is not None:
+        watchdog = StoreWatchdog(probe, health_servicer, ("", service_name))
+        watchdog.start()
+    return RunningServer(server, health_servicer, port, service_name, watchdog, drain_hooks)
 
 
-async def serve_forever(service_name: str, settings: Settings, register: Register) -> None:
+async def serve_forever(
+    service_name: str,
+    settings: Settings,
+    register: Register,
+    *,
+    probe: Probe | None = None,
+    drain_hooks: tuple[DrainHook, ...] = (),
+) -> None:
     """Run until SIGTERM/SIGINT, then drain gracefully."""
     configure(settings.log_level)
     serve_metrics(settings.metrics_port)
-    running = await start_server(service_name, settings, register)
+    running = await start_server(
+        service_name, settings, register, probe=probe, drain_hooks=drain_hooks
+    )
     log.info(
         "listening",
         service=service_name,

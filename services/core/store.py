@@ -9,22 +9,30 @@ Redis Cluster slot:
   stream id ``<version>-0`` so a reader resumes from any version.
 * ``roost:{id}:req:<request_id>`` string: the stored result of an Apply, kept
   ``REQUEST_TTL_SECONDS`` for retries.
+* ``roost:{id}:live`` sharded pub/sub channel (``SPUBLISH``): every new event,
+  as a JSON array ``[version, name, value, ...]``, for the processes that
+  watch the game (services/core/watch.py). Nothing is stored under it.
 
 Every write is one Lua script: creation, and the compare-and-set of an Apply
 that checks the request id and the expected version, writes the state, appends
-the event and stores the result. Concurrent writers can never both win.
+the event, publishes it and stores the result. Concurrent writers can never
+both win.
+
+Connections are bounded: commands share a blocking pool of ``REDIS_POOL_SIZE``
+connections (a caller waits for a free one, up to the socket timeout), Applies
+share one more (the Apply lane), and watching takes one per Redis node
+(services/core/watch.py), whatever the number of games or calls.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from itertools import chain
 from typing import Any
 
-import hiredis
+import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -53,6 +61,7 @@ if current ~= ARGV[1] then return {'STALE', current} end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'version', tostring(version), 'state', ARGV[2], 'status', ARGV[7])
 redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 8))
+redis.call('SPUBLISH', KEYS[4], cjson.encode({tostring(version), unpack(ARGV, 8)}))
 if ARGV[3] ~= '' then
   redis.call('SET', KEYS[3], ARGV[3] .. ARGV[4], 'EX', ARGV[5])
 end
@@ -72,6 +81,11 @@ def game_key(game_id: str) -> str:
 def events_key(game_id: str) -> str:
     """Key of the game's event stream."""
     return f"roost:{{{game_id}}}:events"
+
+
+def live_channel(game_id: str) -> str:
+    """The sharded pub/sub channel of the game's new events (same hash tag)."""
+    return f"roost:{{{game_id}}}:live"
 
 
 def request_key(game_id: str, request_id: str) -> str:
@@ -139,72 +153,35 @@ SOCKET_TIMEOUT_SECONDS = 10.0
 BLOCKING_READ_MS = 2000
 
 
-class HiredisPackingConnection(aioredis.Connection):
-    """redis-py's asyncio TCP connection, packing commands with hiredis in C.
-
-    redis-py's blocking client already packs with hiredis when it is installed;
-    its asyncio connection packs in Python, about 25 µs for an Apply's 28
-    arguments. Same bytes on the wire.
-    """
-
-    def pack_command(self, *args: Any) -> list[bytes]:
-        first = args[0]
-        if isinstance(first, str):
-            first = first.encode()
-        if b" " in first:  # "CLIENT SETINFO": the words go as separate arguments
-            args = (*first.split(), *args[1:])
-        return [hiredis.pack_command(args)]
-
-    async def send_packed_command(
-        self, command: bytes | str | Iterable[bytes], check_health: bool = True
-    ) -> None:
-        """redis-py's own send, bounded by ``asyncio.timeout`` instead of
-        ``asyncio.wait_for``: on Python 3.11 ``wait_for`` wraps every write in a
-        new task (about 15 µs and an extra event-loop turn per command)."""
-        if not self.socket_timeout:
-            await super().send_packed_command(command, check_health)
-            return
-        if not self.is_connected:
-            await self.connect_check_health(check_health=False)
-        if check_health:
-            await self.check_health()
-        if isinstance(command, str):
-            command = command.encode()
-        if isinstance(command, bytes):
-            command = [command]
-        writer = self._writer
-        try:
-            writer.writelines(command)
-            if writer.transport.get_write_buffer_size():
-                # The socket took less than all of it: wait for room, bounded.
-                async with asyncio.timeout(self.socket_timeout):
-                    await writer.drain()
-            else:
-                await writer.drain()  # raises if the connection was lost; never waits
-        except TimeoutError:
-            await self.disconnect(nowait=True)
-            raise RedisTimeoutError("Timeout writing to socket") from None
-        except OSError as error:
-            await self.disconnect(nowait=True)
-            raise RedisConnectionError(f"Error while writing to socket: {error}") from error
-        except BaseException:
-            # A half-sent command leaves the connection unusable, as in redis-py.
-            await self.disconnect(nowait=True)
-            raise
+#: Connections of a process's command pool (the Apply lane and the watch
+#: subscribers come on top: one each, per Redis node).
+DEFAULT_POOL_SIZE = 16
+CONNECT_TIMEOUT_SECONDS = 2.0
 
 
-def connect(url: str, cluster: bool) -> aioredis.Redis | RedisCluster:
-    """An asyncio client: cluster-aware when ``cluster`` is set."""
+def connect(
+    url: str, cluster: bool, pool_size: int = DEFAULT_POOL_SIZE
+) -> aioredis.Redis | RedisCluster:
+    """An asyncio client with at most ``pool_size`` command connections (per
+    node on a cluster); a caller waits for a free one instead of opening more."""
     if cluster:
         return RedisCluster.from_url(
-            url, decode_responses=False, socket_timeout=SOCKET_TIMEOUT_SECONDS
+            url,
+            decode_responses=False,
+            socket_timeout=SOCKET_TIMEOUT_SECONDS,
+            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+            max_connections=pool_size,
         )
-    extra: dict[str, Any] = {}
-    if url.startswith("redis://"):  # TLS and unix sockets keep their own classes
-        extra["connection_class"] = HiredisPackingConnection
-    return aioredis.Redis.from_url(
-        url, decode_responses=False, protocol=2, socket_timeout=SOCKET_TIMEOUT_SECONDS, **extra
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        decode_responses=False,
+        protocol=2,
+        socket_timeout=SOCKET_TIMEOUT_SECONDS,
+        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        max_connections=pool_size,
+        timeout=SOCKET_TIMEOUT_SECONDS,
     )
+    return aioredis.Redis.from_pool(pool)
 
 
 def _flatten(fields: Mapping[str, str]) -> list[str]:
@@ -215,17 +192,38 @@ def _flatten(fields: Mapping[str, str]) -> list[str]:
 class GameStore:
     """Reads and atomic writes of games in Redis."""
 
-    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
+    def __init__(
+        self, client: aioredis.Redis | RedisCluster, *, max_pending_applies: int = 10_000
+    ) -> None:
         self.client = client
         self._create = client.register_script(_CREATE)
         self._apply = client.register_script(_APPLY)
-        # The Apply lane: one connection of the client's pool that every Apply's
-        # script shares, replies matched in order (services/core/redis_mux.py).
+        # The Apply lane: one connection of its own that every Apply's script
+        # shares, replies matched in order (services/core/redis_mux.py).
         self._apply_lane = (
-            MultiplexedConnection(client.connection_pool, SOCKET_TIMEOUT_SECONDS)
+            MultiplexedConnection.for_pool(
+                client.connection_pool,
+                timeout_seconds=SOCKET_TIMEOUT_SECONDS,
+                max_pending=max_pending_applies,
+            )
             if isinstance(client, aioredis.Redis)
             else None
         )
+
+    @property
+    def cluster(self) -> bool:
+        """True on Redis Cluster."""
+        return isinstance(self.client, RedisCluster)
+
+    async def ping(self) -> None:
+        """Raise unless Redis answers (every node, on a cluster)."""
+        await self.client.ping()
+
+    async def aclose(self) -> None:
+        """Close the lane and the client's connections."""
+        if self._apply_lane is not None:
+            await self._apply_lane.aclose()
+        await self.client.aclose()
 
     async def create(
         self,
@@ -274,7 +272,12 @@ class GameStore:
         key_ttl: int,
     ) -> ApplyOutcome:
         """The compare-and-set of one Apply (see module docstring)."""
-        keys = [game_key(game_id), events_key(game_id), request_key(game_id, request_id)]
+        keys = [
+            game_key(game_id),
+            events_key(game_id),
+            request_key(game_id, request_id),
+            live_channel(game_id),
+        ]
         args: list[Any] = [
             str(expected_version),
             state,
@@ -340,23 +343,13 @@ class GameStore:
         newest = await self.client.xrevrange(events_key(game_id), "+", "-", count=1)
         return int(newest[0][0].split(b"-", 1)[0]) if newest else 0
 
-    async def wait_events(
-        self, game_id: str, after_version: int, block_ms: int
-    ) -> list[StoredEvent]:
-        """Block up to ``block_ms`` for events above ``after_version``."""
-        reply = await self.client.xread(
-            {events_key(game_id): f"{after_version}-0"}, block=block_ms, count=100
-        )
-        out: list[StoredEvent] = []
-        if not reply:
-            return out
-        streams: Sequence[Any] = reply.items() if isinstance(reply, dict) else reply
-        for _name, entries in streams:
-            for entry_id, fields in entries:
-                out.append(_decode_entry(entry_id, fields))
-        return out
-
 
 def _decode_entry(entry_id: bytes, fields: Mapping[bytes, bytes]) -> StoredEvent:
     version = int(entry_id.split(b"-", 1)[0])
     return StoredEvent(version, {k.decode(): v.decode() for k, v in fields.items()})
+
+
+def decode_live(payload: bytes) -> StoredEvent:
+    """An event as published on the game's live channel (``[version, name, value, ...]``)."""
+    items = orjson.loads(payload)
+    return StoredEvent(int(items[0]), dict(zip(items[1::2], items[2::2], strict=True)))

@@ -1,93 +1,253 @@
-"""Watch fan-out: one blocking stream read per watched game per process.
+"""Watch fan-out: every watched game of a process on one connection per Redis node.
 
-Without it every Watch call would hold its own Redis connection in
-``XREAD BLOCK``. A :class:`EventHub` runs one reader task per game that has
-watchers and copies each event batch into every watcher's queue; the task ends
-when the last watcher leaves.
+Each Apply publishes its event on the game's sharded pub/sub channel
+(``SPUBLISH roost:{id}:live``, in the same script that writes it; see
+services/core/store.py). A process keeps one subscriber connection per Redis
+node (one in all on a single Redis; one per shard on a cluster, where a
+sharded channel lives on the node that owns its game's slot). The first
+watcher of a game subscribes to its channel, the last one to leave
+unsubscribes, and each published event is copied into every watcher's queue.
+So the number of Redis connections does not grow with the number of watched
+games or streams: a Watch costs a queue and a subscription, not a connection.
 
-No event can fall between a watcher's catch-up and the live feed: the feed
-fixes its starting cursor (the stream's last version) before any watcher reads
-the history, watchers subscribe before they read it, and each watcher skips the
-versions it has already yielded.
+Pub/sub delivers at most once: a message published while a subscriber is
+reconnecting is lost. Nothing depends on it, because the stream stays the
+record: a feed that sees a gap (a version above the next one it expects), and
+every feed of a subscriber that had to reconnect, reads the missing events
+from the stream (``XRANGE``) before it passes newer ones on.
+
+No event can fall between a watcher's catch-up and the live feed: a feed fixes
+its cursor (the stream's last version) only once its subscription is
+confirmed, watchers join the feed before they read the history, and each
+watcher skips the versions it has already yielded.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.core.logging import get_logger
-from services.core.store import BLOCKING_READ_MS as BLOCK_MS
-from services.core.store import GameStore, StoredEvent
+from services.core.store import GameStore, StoredEvent, decode_live, live_channel
 
 log = get_logger("roost.watch")
 
+#: What a watcher's queue carries: a batch of events, or the end of the feed
+#: (``None``: the hub closed; the stream should be resumed elsewhere).
 Batch = list[StoredEvent] | None
+
+#: Seconds without a message after which a subscriber pings Redis, and after
+#: which an unanswered connection is given up and opened again.
+IDLE_PING_SECONDS = 5.0
+DEAD_AFTER_SECONDS = 15.0
+#: Pause before a failed subscriber connects again (doubling up to the cap).
+RECONNECT_DELAY_SECONDS = (0.1, 2.0)
+#: How long a new watcher waits for Redis to confirm its game's subscription.
+SUBSCRIBE_TIMEOUT_SECONDS = 5.0
+#: Channels per SSUBSCRIBE command when a connection subscribes again.
+SUBSCRIBE_CHUNK = 500
+
+
+class HubClosed(Exception):
+    """The hub is closing (the server drains): watchers resume elsewhere."""
 
 
 class _Feed:
-    """The reader of one game's stream and its subscribers."""
+    """One watched game: its watchers' queues and the last version passed on."""
 
-    def __init__(self, hub: EventHub, game_id: str) -> None:
-        self.hub = hub
+    def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self.cursor = 0
+        self.channel = live_channel(game_id).encode()
         self.queues: set[asyncio.Queue[Batch]] = set()
+        self.cursor = 0
+        #: Set once the subscription is confirmed and the cursor is fixed.
         self.ready = asyncio.Event()
-        self.task = asyncio.create_task(self.run())
+        #: Live events that arrived while a catch-up read was under way.
+        self.held: list[StoredEvent] | None = None
+        self.failure: BaseException | None = None
 
-    async def run(self) -> None:
-        store = self.hub.store
+    def deliver(self, events: list[StoredEvent]) -> None:
+        """Pass events above the cursor, in order, to every watcher."""
+        fresh = [event for event in events if event.version > self.cursor]
+        if not fresh:
+            return
+        self.cursor = fresh[-1].version
+        for queue in self.queues:
+            queue.put_nowait(fresh)
+
+    def end(self) -> None:
+        """Tell every watcher the feed has ended."""
+        for queue in self.queues:
+            queue.put_nowait(None)
+
+
+class _Subscriber:
+    """One subscribe-mode connection to one Redis node and its channels.
+
+    ``connection_factory`` makes an unconnected redis-py connection to the node
+    speaking RESP2, where subscribe-mode messages are plain replies (its
+    ``connect``, ``send_command`` and ``read_response`` are used as they are:
+    authentication, TLS and unix sockets come with them).
+    """
+
+    def __init__(self, hub: EventHub, name: str, connection_factory: Callable[[], Any]) -> None:
+        self.hub = hub
+        self.name = name
+        self.factory = connection_factory
+        self.channels: set[bytes] = set()
+        #: channel -> futures waiting for its subscription to be confirmed
+        self.confirming: dict[bytes, list[asyncio.Future[None]]] = {}
+        #: channel -> unsubscriptions sent and not yet confirmed
+        self.leaving: dict[bytes, int] = {}
+        self.connection: Any = None
+        self.connected = asyncio.Event()
+        self.task = asyncio.create_task(self._run(), name=f"watch-subscriber-{name}")
+
+    async def subscribe(self, channel: bytes) -> None:
+        """Subscribe to ``channel``; returns once Redis confirmed it."""
+        self.channels.add(channel)
+        future = asyncio.get_running_loop().create_future()
+        self.confirming.setdefault(channel, []).append(future)
+        if self.connected.is_set():
+            await self._send("SSUBSCRIBE", channel)
+        await future  # also resolved when a fresh connection subscribes it again
+
+    def unsubscribe(self, channel: bytes) -> None:
+        """Leave ``channel`` (no wait)."""
+        self.channels.discard(channel)
+        for future in self.confirming.pop(channel, ()):
+            if not future.done():
+                future.cancel()
+        if self.connected.is_set():
+            self.leaving[channel] = self.leaving.get(channel, 0) + 1
+            task = asyncio.create_task(self._send("SUNSUBSCRIBE", channel))
+            self.hub.background.add(task)
+            task.add_done_callback(self.hub.background.discard)
+
+    async def _send(self, *args: Any) -> None:
+        connection = self.connection
+        if connection is None:
+            return  # the next connection subscribes every wanted channel
         try:
-            self.cursor = await store.last_version(self.game_id)
-            self.ready.set()
-            while self.queues:
-                batch = await store.wait_events(self.game_id, self.cursor, BLOCK_MS)
-                if not batch:
-                    if await store.load_meta(self.game_id) is None:
-                        break  # the game expired
-                    continue
-                self.cursor = batch[-1].version
-                for queue in self.queues:
-                    queue.put_nowait(batch)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            if self.queues:  # a cancelled blocking read surfaces as a timeout
-                log.exception("watch_feed_failed", game_id=self.game_id)
-        finally:
-            self.ready.set()
-            for queue in self.queues:
-                queue.put_nowait(None)
-            self.hub.forget(self)
+            await connection.send_command(*args, check_health=False)
+        except (RedisError, OSError):
+            await connection.disconnect(nowait=True)  # the reader reconnects
+
+    async def _run(self) -> None:
+        """Connect, subscribe every wanted channel, read messages; again on failure."""
+        delay = RECONNECT_DELAY_SECONDS[0]
+        first = True
+        while not self.hub.closed:
+            connection = self.factory()
+            try:
+                await connection.connect()
+                self.connection = connection
+                self.leaving.clear()
+                # Subscriptions asked for from now on are sent by subscribe()
+                # itself (a channel subscribed twice is confirmed twice: harmless).
+                self.connected.set()
+                wanted = sorted(self.channels)
+                for start in range(0, len(wanted), SUBSCRIBE_CHUNK):
+                    await connection.send_command(
+                        "SSUBSCRIBE", *wanted[start : start + SUBSCRIBE_CHUNK], check_health=False
+                    )
+                if not first:
+                    log.info("watch_resubscribed", node=self.name, games=len(wanted))
+                    self.hub.catch_up_all(self)
+                first = False
+                delay = RECONNECT_DELAY_SECONDS[0]
+                await self._read(connection)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as error:
+                if not self.hub.closed:
+                    log.warning("watch_subscriber_lost", node=self.name, error=repr(error))
+            except Exception:
+                log.exception("watch_subscriber_failed", node=self.name)
+            finally:
+                self.connected.clear()
+                self.connection = None
+                with contextlib.suppress(Exception):
+                    await connection.disconnect(nowait=True)
+            if not self.hub.closed:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_DELAY_SECONDS[1])
+
+    async def _read(self, connection: Any) -> None:
+        """Read subscribe-mode replies until the connection fails."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged = False
+        while not self.hub.closed:
+            reply = await connection.read_response(timeout=IDLE_PING_SECONDS)
+            now = loop.time()
+            if reply is None:
+                if now - heard > DEAD_AFTER_SECONDS:
+                    raise RedisError("no answer to PING on the watch connection")
+                if not pinged:
+                    await connection.send_command("PING", check_health=False)
+                    pinged = True
+                continue
+            heard, pinged = now, False
+            self._dispatch(reply)
+
+    def _dispatch(self, reply: Any) -> None:
+        if not isinstance(reply, list) or len(reply) < 3:
+            return  # a PONG
+        kind, channel, payload = reply[0], reply[1], reply[2]
+        if kind == b"smessage":
+            self.hub.on_message(channel, payload)
+        elif kind == b"ssubscribe":
+            for future in self.confirming.pop(channel, ()):
+                if not future.done():
+                    future.set_result(None)
+        elif kind == b"sunsubscribe":
+            pending = self.leaving.get(channel, 0)
+            if pending:
+                self.leaving[channel] = pending - 1
+            elif channel in self.channels:
+                # Redis dropped it (its slot moved to another node): route again.
+                self.hub.reroute(self, channel)
 
 
 class EventHub:
-    """Per-process registry of game feeds."""
+    """Per-process registry of watched games and their subscriber connections."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, *, catch_up_concurrency: int = 8) -> None:
         self.store = store
         self.feeds: dict[str, _Feed] = {}
+        self.by_channel: dict[bytes, _Feed] = {}
+        self.subscribers: dict[str, _Subscriber] = {}
+        self.closed = False
+        self.background: set[asyncio.Task[Any]] = set()
+        self._reads = asyncio.Semaphore(catch_up_concurrency)
 
-    def forget(self, feed: _Feed) -> None:
-        """Drop ``feed`` if it is still the game's current feed."""
-        if self.feeds.get(feed.game_id) is feed:
-            del self.feeds[feed.game_id]
+    # ------------------------------------------------------------- watchers
 
     async def events(self, game_id: str, after_version: int) -> AsyncIterator[list[StoredEvent]]:
         """Batches of events above ``after_version``: the history first, then live.
 
-        Ends when the game expires; callers stop reading after the final event.
-        Use it with ``contextlib.aclosing`` so leaving early releases the feed.
+        Runs until the caller stops reading; raises :class:`HubClosed` when the
+        hub closes. Use it with ``contextlib.aclosing`` so leaving early
+        releases the feed.
         """
+        if self.closed:
+            raise HubClosed()
         queue: asyncio.Queue[Batch] = asyncio.Queue()
         feed = self.feeds.get(game_id)
         if feed is None:
-            feed = _Feed(self, game_id)
-            self.feeds[game_id] = feed
+            feed = self._open(game_id)
         feed.queues.add(queue)
         try:
             await feed.ready.wait()
+            if feed.failure is not None:
+                raise feed.failure
             last = after_version
             history = await self.store.events(game_id, after_version)
             if history:
@@ -96,15 +256,168 @@ class EventHub:
             while True:
                 batch = await queue.get()
                 if batch is None:
-                    return
+                    raise HubClosed()
                 fresh = [event for event in batch if event.version > last]
                 if fresh:
                     last = fresh[-1].version
                     yield fresh
         finally:
             feed.queues.discard(queue)
-            if not feed.queues:
-                self.forget(feed)  # a newcomer starts a fresh feed
-                # Not awaited: redis-py shields a blocking read from cancellation,
-                # so the task ends by itself within BLOCK_MS.
-                feed.task.cancel()
+            if not feed.queues and self.feeds.get(game_id) is feed:
+                self._close(feed)
+
+    def _open(self, game_id: str) -> _Feed:
+        feed = _Feed(game_id)
+        self.feeds[game_id] = feed
+        self.by_channel[feed.channel] = feed
+        task = asyncio.create_task(self._start(feed))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return feed
+
+    async def _start(self, feed: _Feed) -> None:
+        """Subscribe, then fix the cursor at the stream's last version."""
+        try:
+            subscriber = self._subscriber_for(feed.channel)
+            assert subscriber is not None
+            try:
+                async with asyncio.timeout(SUBSCRIBE_TIMEOUT_SECONDS):
+                    await subscriber.subscribe(feed.channel)
+            except TimeoutError:
+                raise RedisTimeoutError("no subscription confirmed by Redis") from None
+            feed.cursor = await self.store.last_version(feed.game_id)
+        except asyncio.CancelledError:
+            pass
+        except Exception as error:  # the watchers report it (UNAVAILABLE)
+            feed.failure = error
+            if self.feeds.get(feed.game_id) is feed:
+                self._close(feed)
+        finally:
+            feed.ready.set()
+
+    def _close(self, feed: _Feed) -> None:
+        del self.feeds[feed.game_id]
+        self.by_channel.pop(feed.channel, None)
+        subscriber = self._subscriber_for(feed.channel, create=False)
+        if subscriber is not None:
+            subscriber.unsubscribe(feed.channel)
+
+    def watched_games(self) -> int:
+        """How many games have watchers in this process."""
+        return len(self.feeds)
+
+    def watchers(self) -> int:
+        """How many Watch streams this process serves."""
+        return sum(len(feed.queues) for feed in self.feeds.values())
+
+    # ----------------------------------------------------------- subscribers
+
+    def _subscriber_for(self, channel: bytes, create: bool = True) -> _Subscriber | None:
+        """The subscriber of the node that owns ``channel``."""
+        client = self.store.client
+        if isinstance(client, RedisCluster):
+            node = client.get_node_from_key(channel)
+            name, connection_class, kwargs = (
+                node.name,
+                node.connection_class,
+                node.connection_kwargs,
+            )
+        else:
+            pool = client.connection_pool
+            name, connection_class, kwargs = "redis", pool.connection_class, pool.connection_kwargs
+        subscriber = self.subscribers.get(name)
+        if subscriber is None and create:
+
+            def factory() -> Any:
+                return connection_class(**{**kwargs, "protocol": 2})
+
+            subscriber = self.subscribers[name] = _Subscriber(self, name, factory)
+        return subscriber
+
+    def reroute(self, subscriber: _Subscriber, channel: bytes) -> None:
+        """A node dropped ``channel``: subscribe again where it lives now, then
+        read what was missed."""
+        subscriber.channels.discard(channel)
+        feed = self.by_channel.get(channel)
+        if feed is None:
+            return
+
+        async def again() -> None:
+            with contextlib.suppress(Exception):
+                await self.store.client.nodes_manager.initialize()  # type: ignore[union-attr]
+            target = self._subscriber_for(channel)
+            assert target is not None
+            await target.subscribe(channel)
+            await self._catch_up(feed)
+
+        task = asyncio.create_task(again())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    def on_message(self, channel: bytes, payload: bytes) -> None:
+        """A live event: pass it on, or read the stream first if one is missing."""
+        feed = self.by_channel.get(channel)
+        if feed is None or not feed.ready.is_set():
+            return  # not yet fixed: the watchers' history read covers it
+        event = decode_live(payload)
+        if feed.held is not None:
+            feed.held.append(event)
+        elif event.version <= feed.cursor + 1:
+            feed.deliver([event])
+        else:
+            feed.held = [event]
+            self._spawn_catch_up(feed)
+
+    def catch_up_all(self, subscriber: _Subscriber) -> None:
+        """After a reconnect: every feed of ``subscriber`` reads what it missed."""
+        for feed in list(self.feeds.values()):
+            wanted = feed.channel in subscriber.channels and feed.ready.is_set()
+            if wanted and feed.held is None:
+                feed.held = []
+                self._spawn_catch_up(feed)
+
+    def _spawn_catch_up(self, feed: _Feed) -> None:
+        task = asyncio.create_task(self._catch_up(feed))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _catch_up(self, feed: _Feed) -> None:
+        """Read the stream after the cursor, then pass on what was held."""
+        if feed.held is None:
+            feed.held = []
+        try:
+            while True:
+                async with self._reads:
+                    missed = await self.store.events(feed.game_id, feed.cursor)
+                feed.deliver(missed)
+                held = sorted(feed.held or [], key=lambda event: event.version)
+                while held and held[0].version <= feed.cursor + 1:
+                    feed.deliver([held.pop(0)])
+                if not held:
+                    feed.held = None
+                    return
+                feed.held = held  # still a gap: read again
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.warning("watch_catch_up_failed", game_id=feed.game_id, error=str(error))
+            feed.held = None
+            await asyncio.sleep(RECONNECT_DELAY_SECONDS[1])
+            if self.by_channel.get(feed.channel) is feed:
+                self._spawn_catch_up(feed)
+
+    # ---------------------------------------------------------------- close
+
+    async def close(self) -> None:
+        """End every Watch stream (they raise :class:`HubClosed`) and disconnect."""
+        if self.closed:
+            return
+        self.closed = True
+        for feed in list(self.feeds.values()):
+            feed.end()
+        for subscriber in self.subscribers.values():
+            subscriber.task.cancel()
+        for task in list(self.background):
+            task.cancel()
+        tasks = [s.task for s in self.subscribers.values()] + list(self.background)
+        await asyncio.gather(*tasks, return_exceptions=True)

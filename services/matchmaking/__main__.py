@@ -30,12 +30,17 @@ async def main() -> None:
     settings = Settings.from_env(DEFAULT_PORT)
     mm_settings = MatchmakerSettings.from_env()
     configure(settings.log_level)
-    client = connect(settings.redis_url, settings.redis_cluster)
+    client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
     engine = Matchmaker(client, mm_settings, GameDirectory(mm_settings.games))
     servicer = MatchmakerService(engine)
     await engine.start()
     try:
-        await serve_forever(SERVICE_NAME, settings, lambda server: add_to_server(servicer, server))
+        await serve_forever(
+            SERVICE_NAME,
+            settings,
+            lambda server: add_to_server(servicer, server),
+            probe=client.ping,
+        )
     finally:
         await engine.stop()
         await client.aclose()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from redis.exceptions import RedisError
 
 from services.core.logging import get_logger
 from services.core.store import BLOCKING_READ_MS
@@ -111,8 +112,8 @@ class Notifier:
                 reply = await self.client.xread({stream: last}, block=BLOCKING_READ_MS, count=500)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("notify_read_failed", game=game)
+            except Exception as error:  # Redis away: one line, then try again
+                log.warning("notify_read_failed", game=game, error=repr(error))
                 await asyncio.sleep(1.0)
                 continue
             if not reply:
@@ -329,6 +330,9 @@ class Matchmaker:
                 await self.match_once(game)
             except asyncio.CancelledError:
                 raise
+            except (RedisError, OSError) as error:  # Redis away: one line, no traceback
+                log.warning("match_pass_failed", game=game, error=repr(error))
+                await asyncio.sleep(1.0)
             except Exception:
                 log.exception("match_pass_failed", game=game)
                 await asyncio.sleep(1.0)  # Redis or a game service is down: do not spin
@@ -343,6 +347,8 @@ class Matchmaker:
                 await self.supervisor.adopt_orphans()
             except asyncio.CancelledError:
                 raise
+            except (RedisError, OSError) as error:  # Redis away: one line, no traceback
+                log.warning("lease_pass_failed", error=repr(error))
             except Exception:
                 log.exception("lease_pass_failed")
             await asyncio.sleep(interval)

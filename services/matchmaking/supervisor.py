@@ -21,6 +21,7 @@ import random
 from typing import Any
 
 import grpc
+from redis.exceptions import RedisError
 from roost.common.v1 import common_pb2
 
 from services.core.logging import get_logger
@@ -145,6 +146,8 @@ class Supervisor:
                     log.warning("match_error", game_id=game_id, code=error.code().name)
             except asyncio.CancelledError:
                 raise
+            except (RedisError, OSError) as error:  # Redis away: one line, no traceback
+                log.warning("match_failed", game_id=game_id, error=repr(error))
             except Exception:
                 log.exception("match_failed", game_id=game_id)
             await asyncio.sleep(delay)

@@ -45,7 +45,7 @@ async def _scenario(url: str) -> None:
     assert again.stored == b"f" * 40 + b"first"
     missing = await store.apply("nope", 1, b"", "IN_PROGRESS", _event("x"), **dup_args)
     assert missing.kind == "NOT_FOUND"
-    await store.client.aclose()
+    await store.aclose()
 
 
 def test_compare_and_set_lets_exactly_one_writer_win(redis_server_url: str) -> None:
@@ -83,7 +83,7 @@ async def _recovery_scenario(url: str) -> None:
     assert raw.xlen(events_key("rec123")) == 4
     raw.delete(game_key("rec123"), events_key("rec123"))
     raw.close()
-    await store.client.aclose()
+    await store.aclose()
 
 
 def test_apply_survives_a_flushed_script_and_a_dropped_connection(redis_server_url: str) -> None:
@@ -95,11 +95,10 @@ def test_apply_survives_a_flushed_script_and_a_dropped_connection(redis_server_u
 async def _paused_scenario(url: str) -> None:
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
-    from services.core.deadlines import SharedDeadlines
-
     store = GameStore(connect(url, cluster=False))
     assert store._apply_lane is not None
-    store._apply_lane.deadlines = SharedDeadlines(0.2, 0.05, RedisTimeoutError)  # not 10 s
+    store._apply_lane.timeout = 0.2  # not 10 s
+    store._apply_lane.tick = 0.05
     raw = redis.Redis.from_url(url)
     assert await store.create("pause1", _meta(), b"s1", "IN_PROGRESS", _event("new"), 60)
     args = dict(request_id="", fingerprint="", result=b"", request_ttl=60, key_ttl=60)
@@ -122,7 +121,7 @@ async def _paused_scenario(url: str) -> None:
     assert (await store.apply("pause1", 2, b"s3", "IN_PROGRESS", _event("b"), **args)).kind == "OK"
     raw.delete(game_key("pause1"), events_key("pause1"))
     raw.close()
-    await store.client.aclose()
+    await store.aclose()
 
 
 def test_an_apply_write_that_gets_no_answer_times_out(redis_server_url: str) -> None:

@@ -1,12 +1,17 @@
-"""Watch fan-out: one stream reader per game, however many watchers."""
+"""Watch fan-out: one subscriber connection per Redis node, however many
+watched games and watchers (services/core/watch.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
+import pytest
+import redis
+
+from services.core.redis_server import start_local_redis
 from services.core.store import GameMeta, GameStore, connect
-from services.core.watch import EventHub
+from services.core.watch import EventHub, HubClosed
 
 
 def _event(label: str) -> dict[str, str]:
@@ -38,10 +43,144 @@ async def _scenario(url: str) -> None:
     await asyncio.wait_for(asyncio.gather(*tasks), 10)
     for index, versions in enumerate(received):
         assert versions == list(range(index % 3 + 1, 5)), "each watcher gets every later event once"
-    assert hub.feeds == {}, "the reader stops when the last watcher leaves"
-    await store.client.aclose()
+    assert hub.feeds == {}, "the feed closes when the last watcher leaves"
+    await hub.close()
+    await store.aclose()
 
 
 def test_watchers_share_one_reader_and_miss_nothing(redis_server_url: str) -> None:
     """DESIGN 'Watch reads the game's stream': resumable, no gaps, no duplicates."""
     asyncio.run(_scenario(redis_server_url))
+
+
+_APPLY_ARGS = dict(request_id="", fingerprint="", result=b"", request_ttl=60, key_ttl=60)
+
+
+async def _apply(store: GameStore, game_id: str, version: int) -> None:
+    outcome = await store.apply(
+        game_id, version, b"s", "IN_PROGRESS", _event(f"e{version}"), **_APPLY_ARGS
+    )
+    assert outcome.kind == "OK"
+
+
+def _connections(url: str) -> int:
+    """Client connections Redis sees (besides the one asking)."""
+    raw = redis.Redis.from_url(url)
+    count = len(raw.client_list()) - 1
+    raw.close()
+    return count
+
+
+async def _many_games_scenario(url: str) -> None:
+    before = _connections(url)
+    store = GameStore(connect(url, cluster=False, pool_size=4))
+    hub = EventHub(store)
+    meta = GameMeta("g", 2, 1, {}, ["a", "b"], ["h0", "h1"])
+    games = [f"many{n}" for n in range(300)]
+    for game_id in games:
+        await store.create(game_id, meta, b"s", "IN_PROGRESS", _event("new"), 60)
+    seen: dict[str, list[int]] = {game_id: [] for game_id in games}
+
+    async def watcher(game_id: str) -> None:
+        async with contextlib.aclosing(hub.events(game_id, 1)) as batches:
+            async for batch in batches:
+                seen[game_id].extend(e.version for e in batch)
+                if seen[game_id][-1] >= 3:
+                    return
+
+    tasks = [asyncio.create_task(watcher(g)) for g in games for _ in range(2)]
+    while sum(len(f.queues) for f in hub.feeds.values()) < len(tasks) or not all(
+        f.ready.is_set() for f in hub.feeds.values()
+    ):
+        await asyncio.sleep(0.02)
+    assert hub.watched_games() == 300 and hub.watchers() == 600
+    # 4 pooled command connections at most, plus one subscriber.
+    assert _connections(url) - before <= 5
+    for version in (1, 2):
+        await asyncio.gather(*(_apply(store, g, version) for g in games))
+    await asyncio.wait_for(asyncio.gather(*tasks), 20)
+    assert all(versions == [2, 3, 2, 3] or sorted(versions) == [2, 2, 3, 3]
+               for versions in seen.values())  # fmt: skip
+    assert hub.feeds == {}
+    await hub.close()
+    await store.aclose()
+
+
+def test_watching_many_games_takes_a_fixed_number_of_connections() -> None:
+    """Issue 'Watch must scale': 600 watchers of 300 games on one subscriber
+    connection and a pool of 4; every watcher gets every event once. (A Redis
+    of its own, so that every connection it counts is this test's.)"""
+    server = start_local_redis()
+    try:
+        asyncio.run(_many_games_scenario(server.url))
+    finally:
+        server.stop()
+
+
+async def _reconnect_scenario(url: str) -> None:
+    store = GameStore(connect(url, cluster=False))
+    hub = EventHub(store)
+    meta = GameMeta("g", 2, 1, {}, ["a", "b"], ["h0", "h1"])
+    await store.create("gap1", meta, b"s", "IN_PROGRESS", _event("new"), 60)
+    versions: list[int] = []
+    done = asyncio.Event()
+
+    async def watcher() -> None:
+        async with contextlib.aclosing(hub.events("gap1", 1)) as batches:
+            async for batch in batches:
+                versions.extend(e.version for e in batch)
+                if versions[-1] >= 6:
+                    done.set()
+                    return
+
+    task = asyncio.create_task(watcher())
+    while not (hub.feeds and hub.feeds["gap1"].ready.is_set()):
+        await asyncio.sleep(0.01)
+    await _apply(store, "gap1", 1)
+    raw = redis.Redis.from_url(url)
+    raw.client_kill_filter(_type="pubsub")  # the subscriber loses its connection
+    raw.close()
+    for version in (2, 3, 4, 5):  # published while nobody listens: lost to pub/sub
+        await _apply(store, "gap1", version)
+    await asyncio.wait_for(done.wait(), 10)
+    await task
+    assert versions == [2, 3, 4, 5, 6], "events published while reconnecting come from the stream"
+    await hub.close()
+    await store.aclose()
+
+
+def test_events_missed_while_the_subscriber_reconnects_are_read_from_the_stream(
+    redis_server_url: str,
+) -> None:
+    """Pub/sub delivers at most once; the stream is the record, so nothing is lost."""
+    asyncio.run(_reconnect_scenario(redis_server_url))
+
+
+async def _close_scenario(url: str) -> None:
+    store = GameStore(connect(url, cluster=False))
+    hub = EventHub(store)
+    meta = GameMeta("g", 2, 1, {}, ["a", "b"], ["h0", "h1"])
+    await store.create("close1", meta, b"s", "IN_PROGRESS", _event("new"), 60)
+
+    async def watcher() -> list[int]:
+        seen: list[int] = []
+        async with contextlib.aclosing(hub.events("close1", 0)) as batches:
+            async for batch in batches:
+                seen.extend(e.version for e in batch)
+        return seen
+
+    tasks = [asyncio.create_task(watcher()) for _ in range(5)]
+    while hub.watchers() < 5:
+        await asyncio.sleep(0.01)
+    await hub.close()
+    for task in tasks:
+        with pytest.raises(HubClosed):
+            await asyncio.wait_for(task, 5)
+    with pytest.raises(HubClosed):
+        await watcher()
+    await store.aclose()
+
+
+def test_closing_the_hub_ends_every_watch_at_once(redis_server_url: str) -> None:
+    """A draining server ends its Watch streams instead of waiting out its grace."""
+    asyncio.run(_close_scenario(redis_server_url))

@@ -1,0 +1,194 @@
+"""Faults survived with no acknowledged Apply lost (issue 'Reliability at the
+edges'): Redis SIGKILLed and restarted from its AOF mid-games, a game service
+SIGKILLed and restarted mid-games, a server drained while Watch streams are
+open. Real processes, real sockets, real Redis."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import grpc
+import pytest
+import redis
+from grpc_health.v1 import health_pb2
+from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
+
+from services.core.redis_server import free_port
+from services.core.store import events_key
+from services.undertheleaves.service import SPEC
+from tests.reliability.players import Player
+from tests.reliability.processes import (
+    durable_redis,
+    health_status,
+    service_process,
+    wait_health,
+)
+from tests.service_contract import error_reason
+
+pytestmark = pytest.mark.reliability
+
+MODULE = "services.undertheleaves"
+SERVICE = SPEC.service_name
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+SERVING = health_pb2.HealthCheckResponse.SERVING
+#: What a client may see while a fault lasts; never INTERNAL or UNKNOWN.
+ALLOWED = {"OK", "UNAVAILABLE", "ABORTED", "DEADLINE_EXCEEDED"}
+
+
+def _play_through(address: str, fault: Callable[[], None], games: int = 6) -> list[Player]:
+    """Play ``games`` two-player games at once, inject ``fault`` once they
+    are under way, and wait for every game to end."""
+    players = [Player(SPEC, address, 2, seed=7000 + n) for n in range(games)]
+    errors: list[BaseException] = []
+
+    def run(player: Player) -> None:
+        try:
+            player.play(seconds=150)
+        except BaseException as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in players]
+    for thread in threads:
+        thread.start()
+    while sum(len(p.acknowledged) for p in players) < 4 * games:
+        time.sleep(0.01)
+    fault()
+    for thread in threads:
+        thread.join(200)
+    assert not errors, errors
+    assert all(p.finished for p in players)
+    return players
+
+
+def _assert_nothing_acknowledged_was_lost(url: str, players: list[Player]) -> None:
+    raw = redis.Redis.from_url(url)
+    for player in players:
+        stored = {
+            int(entry_id.split(b"-")[0]): fields
+            for entry_id, fields in raw.xrange(events_key(player.game_id))
+        }
+        for ack in player.acknowledged:
+            assert ack.version in stored, f"acknowledged version {ack.version} lost"
+            assert stored[ack.version][b"s"] == str(ack.seat).encode()
+            assert stored[ack.version][b"k"] == ack.kind.encode()
+    raw.close()
+
+
+def _codes(players: list[Player]) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for player in players:
+        total.update(player.codes)
+    return total
+
+
+def test_redis_killed_and_restarted_from_its_aof_mid_games(tmp_path: Path) -> None:
+    """Redis SIGKILLed mid-games: calls answer UNAVAILABLE (never INTERNAL), health
+    turns NOT_SERVING and back to SERVING by itself once Redis is restarted from
+    its AOF, the games go on to the end, and no acknowledged Apply is lost."""
+    with durable_redis() as store, service_process(MODULE, SERVICE, store.url, tmp_path) as svc:
+        timings: dict[str, float] = {}
+
+        def outage() -> None:
+            store.kill()
+            timings["not_serving"] = wait_health(svc.address, SERVICE, NOT_SERVING)
+            assert health_status(svc.address, "") == NOT_SERVING
+            time.sleep(1.0)
+            store.start()
+            timings["serving"] = wait_health(svc.address, SERVICE, SERVING)
+
+        players = _play_through(svc.address, outage)
+        codes = _codes(players)
+        assert codes["UNAVAILABLE"] > 0, "the outage was seen by the clients"
+        assert set(codes) <= ALLOWED, codes
+        assert timings["not_serving"] < 5 and timings["serving"] < 5
+        _assert_nothing_acknowledged_was_lost(store.url, players)
+        output = svc.output()
+        assert "Traceback" not in output
+        assert '"event": "store_unreachable"' in output and '"event": "store_reachable"' in output
+
+
+def test_a_game_service_killed_and_restarted_mid_games(tmp_path: Path) -> None:
+    """A service SIGKILLed mid-games and started again on its port: clients see
+    UNAVAILABLE, retry, and finish; no acknowledged Apply is lost."""
+    with durable_redis() as store, service_process(MODULE, SERVICE, store.url, tmp_path) as svc:
+
+        def crash() -> None:
+            svc.kill()
+            time.sleep(0.5)
+            svc.start()
+
+        players = _play_through(svc.address, crash)
+        codes = _codes(players)
+        assert codes["UNAVAILABLE"] > 0
+        assert set(codes) <= ALLOWED, codes
+        _assert_nothing_acknowledged_was_lost(store.url, players)
+
+
+def test_a_draining_server_ends_its_watch_streams_at_once(tmp_path: Path) -> None:
+    """SIGTERM: every Watch ends at once with UNAVAILABLE (ERROR_REASON_DRAINING)
+    so clients resume elsewhere; the process exits well within its grace period,
+    without a traceback."""
+    with (
+        durable_redis() as store,
+        service_process(MODULE, SERVICE, store.url, tmp_path, GRACE_SECONDS="20") as svc,
+    ):
+        channel = grpc.insecure_channel(svc.address)
+        stub = service_pb2_grpc.UnderTheLeavesStub(channel)
+        streams = []
+        for seed in range(10):
+            created = stub.NewGame(
+                service_pb2.NewGameRequest(common={"players": 2, "seed": seed + 1})
+            )
+            for _ in range(5):
+                stream = stub.Watch(service_pb2.WatchRequest(game_id=created.game_id))
+                streams.append(stream)
+        for stream in streams:
+            assert next(stream).event.version == 1
+        started = time.monotonic()
+        assert svc.process is not None
+        svc.process.send_signal(15)
+        for stream in streams:
+            with pytest.raises(grpc.RpcError) as caught:
+                next(stream)
+            assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_reason(caught.value) == "ERROR_REASON_DRAINING"
+        assert time.monotonic() - started < 5
+        assert svc.process.wait(10) == 0
+        assert time.monotonic() - started < 10, "the drain did not wait out its grace"
+        channel.close()
+        assert "Traceback" not in svc.output()
+
+
+def test_every_rpc_answers_unavailable_while_redis_is_unreachable(tmp_path: Path) -> None:
+    """No Redis at all: every RPC is UNAVAILABLE with ERROR_REASON_STORE_UNAVAILABLE
+    and one log line each, no traceback; health reads NOT_SERVING."""
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with service_process(MODULE, SERVICE, nowhere, tmp_path, expect=NOT_SERVING) as svc:
+        with grpc.insecure_channel(svc.address) as channel:
+            stub = service_pb2_grpc.UnderTheLeavesStub(channel)
+            md = [("x-seat-token", "t" * 20)]
+            calls = [
+                lambda: stub.NewGame(service_pb2.NewGameRequest(common={"players": 2})),
+                lambda: stub.GetState(service_pb2.GetStateRequest(game_id="abc")),
+                lambda: stub.Legal(service_pb2.LegalRequest(game_id="abc"), metadata=md),
+                lambda: stub.Apply(
+                    service_pb2.ApplyRequest(game_id="abc", expected_version=1, action_id=0),
+                    metadata=md,
+                ),
+                lambda: stub.Score(service_pb2.ScoreRequest(game_id="abc")),
+                lambda: stub.GetLog(service_pb2.GetLogRequest(game_id="abc")),
+                lambda: next(iter(stub.Watch(service_pb2.WatchRequest(game_id="abc")))),
+            ]
+            for call in calls:
+                with pytest.raises(grpc.RpcError) as caught:
+                    call()
+                assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+                assert error_reason(caught.value) == "ERROR_REASON_STORE_UNAVAILABLE"
+        assert svc.terminate() == 0
+        output = svc.output()
+    assert "Traceback" not in output
+    assert output.count('"event": "rpc_unavailable"') == len(calls)
