@@ -46,6 +46,7 @@ from .core import (
     D_CHOOSE_PLAYER,
     D_DRAW,
     D_EGG_COST,
+    D_FEEDER_ALL,
     D_LAY_EGG,
     D_MOVE,
     D_PAY_EGG,
@@ -91,6 +92,7 @@ _BIRD_AT = {
     D_PLAY_EXTRA: 2,
     D_LAY_EGG: 6,
     D_TAKE_DIE: 7,
+    D_FEEDER_ALL: 2,
 }
 _REMAINING_AT = {D_TAKE_DIE: 2, D_LAY_EGG: 2, D_DRAW: 2, D_PAY_EGG: 2, D_CHOOSE_FOOD: 2}
 _HAB_AT = {D_BONUS: 2, D_PLAY_EXTRA: 3}
