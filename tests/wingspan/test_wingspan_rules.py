@@ -84,12 +84,20 @@ def test_setup_is_simultaneous_and_secret():
 
 
 def test_setup_keep_no_bird_keeps_every_food():
+    """Keeping no bird keeps all five foods, keeping all five keeps none: the
+    food decision then has one option, and is still asked (so the number of
+    setup decisions, public in the log, is 3 whatever a seat keeps)."""
     s = E.setup(2, {}, 8)
-    for seat in (0, 1):
-        E.apply(s, seat, E.legal(s, seat)[0])  # keep no birds
-        assert s.sstage[seat] == 2  # one way to keep food: skipped
+    for seat, keep in ((0, 0), (1, 5)):
+        birds = next(a for a in E.legal(s, seat) if len(a.arg("birds")) == keep)
+        E.apply(s, seat, birds)
+        assert s.sstage[seat] == 1
+        (only,) = E.legal(s, seat)
+        assert only.kind == "keep_food" and len(only.arg("foods")) == 5 - keep
+        E.apply(s, seat, only)
         E.apply(s, seat, E.legal(s, seat)[0])
-    assert s.food == [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1]] and s.hands == [[], []]
+    assert s.food == [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0]]
+    assert s.hands[0] == [] and len(s.hands[1]) == 5
 
 
 def test_setup_illegal_choice_rejected():
