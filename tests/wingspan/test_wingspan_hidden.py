@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 from test_wingspan_invariants import _check
-from wingspan_helpers import E, activate, bird, fresh, put
+from wingspan_helpers import E, bird, owl_decision
 
 from services.core.engine.contract import Action
 from services.core.engine.rng import Rng
 from services.wingspan.rules import acts
-from services.wingspan.rules.cards import N_BASE, NB, NBONUS, WINGSPAN
+from services.wingspan.rules.cards import N_BASE, NB, NBONUS
 from services.wingspan.rules.core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from services.wingspan.rules.engine import bonus_cards, deck_birds
 from services.wingspan.rules.hidden import clone
@@ -192,22 +192,6 @@ def test_determinize_during_setup_redraws_other_seats_deals_and_choices():
 
 
 # -------------------------------------------------- previews hide the deck
-def _owl_decision(seed: int, qualifies: bool) -> tuple[State, int]:
-    """Seat 0 is asked whether to use Barred Owl ("look at the top card of the
-    deck; tuck it if its wingspan is under 75 cm"), the real top card chosen to
-    qualify or not; nothing else differs between the two."""
-    s = fresh(2, seed)
-    owl = put(s, 0, "Barred Owl", "forest")
-    small = sorted(b for b in s.deck if WINGSPAN[b] < 75)
-    large = sorted(b for b in s.deck if WINGSPAN[b] >= 75)
-    card = small[seed % len(small)] if qualifies else large[seed % len(large)]
-    s.deck.remove(card)
-    s.deck.append(card)
-    activate(s, 0, owl)
-    assert [a.kind for a in E.legal(s, 0)] == ["use_power", "decline"]
-    return s, owl
-
-
 def test_predator_look_preview_is_not_a_function_of_the_real_top_card():
     """Hidden information in score previews: the preview of a "look at the top
     card, tuck it if small enough" power is computed on a determinized copy, so
@@ -215,8 +199,8 @@ def test_predator_look_preview_is_not_a_function_of_the_real_top_card():
     state, even reseeded, it showed +1 exactly when the card qualified)."""
     seen = set()
     for seed in range(41):
-        yes, _ = _owl_decision(seed, True)
-        no, _ = _owl_decision(seed, False)
+        yes = owl_decision(seed, True)
+        no = owl_decision(seed, False)
         now = E.score(yes).seats[0].total
         assert E.score(no).seats[0].total == now
         preview = previews(yes, 0, seed)
