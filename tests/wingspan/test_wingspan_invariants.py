@@ -33,7 +33,9 @@ def _check(s, deck_size, bonus_size):
     )
     assert len(cards) == len(set(cards))
     assert len(cards) + sum(s.tucked) == deck_size
-    assert len(s.tray) <= 3 and len(s.feeder) <= 5
+    assert len(s.tray) <= 3
+    # official rule: the feeder is rolled again the moment its last die is taken
+    assert 1 <= len(s.feeder) <= 5
     bonus = (
         list(s.bdeck)
         + list(s.bdiscard)

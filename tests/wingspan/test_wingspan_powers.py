@@ -366,6 +366,49 @@ def test_gain_all_of_type_feeder(name):
     assert len(s.feeder) == 3
 
 
+@pytest.mark.parametrize("name", BIRDS["gain_all_of_type_feeder"])
+@pytest.mark.parametrize("feeder", [[4, 4, 4], [3], [5, 5], [2, 2, 2, 2, 2], [0, 0]])
+def test_gain_all_of_type_feeder_may_reroll(name, feeder):
+    """Summary ② (振り直し) holds whenever food is gained from the feeder: with
+    one face left (one die, or all alike), "gain all [fish / invertebrates]"
+    first offers to reroll all five dice, as the gain-food action does; the
+    dice are then taken from the rerolled feeder."""
+    b = _b(name)
+    s = _state(name)
+    f = PARAMS[b][0]
+    s.feeder = list(feeder)
+    play(s, 0, b)
+    assert kinds(s, 0) == ["use_power", "reroll_feeder"]
+    view = E.view(s, 0)["decision"]
+    assert (view["kind"], view["bird"]) == ("DECISION_KIND_TAKE_DIE", b)
+    predict = Rng(s.rng.state)
+    rolled = [predict.below(6) for _ in range(5)]
+    pick(s, "reroll_feeder", 0)
+    while not at_turn(s, 1):  # rolled alike again (1 in 1296): reroll again
+        rolled = [predict.below(6) for _ in range(5)]
+        pick(s, "reroll_feeder", 0)
+    got = sum(1 for d in rolled if d == f or (d == cards.DUAL and f < 2))
+    assert s.food[0][f] == got and sum(s.food[0]) == got
+    if got < 5:
+        assert sorted(s.feeder) == sorted(d for d in rolled if d != f and not (d == 5 and f < 2))
+
+
+@pytest.mark.parametrize("name", BIRDS["gain_all_of_type_feeder"])
+def test_gain_all_of_type_feeder_without_reroll(name):
+    """Keeping the alike dice: all of them are taken when they are the food
+    (and the emptied feeder is rolled at once), none when they are not."""
+    b = _b(name)
+    f = PARAMS[b][0]
+    for feeder, got in (([f, f], 2), ([3, 3], 0)):
+        s = _state(name)
+        s.feeder = list(feeder)
+        play(s, 0, b)
+        predict = Rng(s.rng.state)
+        pick(s, "use_power", 0)
+        assert s.food[0][f] == got and at_turn(s, 1)
+        assert s.feeder == ([predict.below(6) for _ in range(5)] if got else feeder)
+
+
 @pytest.mark.parametrize("name", BIRDS["each_player_gain_die_choose_start"])
 def test_each_player_gain_die_choose_start(name):
     b = _b(name)
@@ -654,7 +697,7 @@ def test_tuck_from_hand_then(name):
 
 # ------------------------------------------------------------------- predators
 @pytest.mark.parametrize("name", BIRDS["predator_roll_dice_cache"])
-@pytest.mark.parametrize("in_feeder", [0, 2, 5])
+@pytest.mark.parametrize("in_feeder", [1, 2, 5])
 def test_predator_roll_dice_cache(name, in_feeder):
     b = _b(name)
     s = _state(name)
@@ -676,12 +719,14 @@ def test_predator_roll_dice_cache(name, in_feeder):
 
 
 def test_predator_roll_dice_hits_and_misses():
-    """With a controlled generator, a hit caches the food and a miss does not."""
+    """With a controlled generator, a hit caches the food and a miss does not
+    (four dice outside the feeder, the most there can be: the feeder is never
+    empty)."""
     b = _b("Anhinga")
     hits = set()
     for seed in range(40):
         s = fresh(2, seed)
-        s.feeder = []
+        s.feeder = [0]
         put(s, 0, b)
         activate(s, 0, b)
         pick(s, "use_power")
@@ -795,9 +840,9 @@ def test_repeat_predator_power(name):
     pred = put(s, 0, "Willet", "wetland")
     activate(s, 0, b)
     assert [a.arg("bird") for a in E.legal(s, 0) if a.kind == "repeat_power"] == [pred]
-    s.feeder = []
+    s.feeder = [0]
     predict = Rng(s.rng.state)
-    hit = any(predict.below(6) == 2 for _ in range(5))
+    hit = any(predict.below(6) == 2 for _ in range(4))
     pick(s, "repeat_power")
     assert s.cache[pred] == (1 if hit else 0) and s.cache[b] == 0
 

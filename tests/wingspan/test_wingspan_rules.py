@@ -6,6 +6,7 @@ import pytest
 from wingspan_helpers import E, activate, arg_is, at_turn, bird, food, fresh, hand, kinds, pick, put
 
 from services.core.engine import IllegalAction
+from services.core.engine.rng import Rng
 from services.wingspan.rules import cards
 from services.wingspan.rules.cards import (
     BONUS_NAME,
@@ -83,12 +84,20 @@ def test_setup_is_simultaneous_and_secret():
 
 
 def test_setup_keep_no_bird_keeps_every_food():
+    """Keeping no bird keeps all five foods, keeping all five keeps none: the
+    food decision then has one option, and is still asked (so the number of
+    setup decisions, public in the log, is 3 whatever a seat keeps)."""
     s = E.setup(2, {}, 8)
-    for seat in (0, 1):
-        E.apply(s, seat, E.legal(s, seat)[0])  # keep no birds
-        assert s.sstage[seat] == 2  # one way to keep food: skipped
+    for seat, keep in ((0, 0), (1, 5)):
+        birds = next(a for a in E.legal(s, seat) if len(a.arg("birds")) == keep)
+        E.apply(s, seat, birds)
+        assert s.sstage[seat] == 1
+        (only,) = E.legal(s, seat)
+        assert only.kind == "keep_food" and len(only.arg("foods")) == 5 - keep
+        E.apply(s, seat, only)
         E.apply(s, seat, E.legal(s, seat)[0])
-    assert s.food == [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1]] and s.hands == [[], []]
+    assert s.food == [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0]]
+    assert s.hands[0] == [] and len(s.hands[1]) == 5
 
 
 def test_setup_illegal_choice_rejected():
@@ -262,11 +271,53 @@ def test_birdfeeder_reroll_rule(feeder, reroll):
         assert len(s.feeder) == 5
 
 
-def test_empty_birdfeeder_is_rolled():
+def test_birdfeeder_is_rolled_the_moment_its_last_die_is_taken():
+    """Official rule (the birdfeeder is never empty): taking the last die rolls
+    all five dice back into the feeder at once, not when a die is next needed."""
     s = fresh()
-    s.feeder = []
+    s.feeder = [3]
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
-    assert len(s.feeder) == 5
+    predict = Rng(s.rng.state)
+    pick(s, "take_die", 0)
+    assert s.food[0][3] == 1 and at_turn(s, 1)
+    assert s.feeder == [predict.below(6) for _ in range(5)]
+    assert E.view(s, None)["dice_outside"] == 0
+
+
+def test_power_taking_the_last_die_refills_the_feeder():
+    """Official rule (the birdfeeder is never empty), for a power: a die gained
+    by a power (here Anna's Hummingbird: each player takes one) refills the
+    emptied feeder even when no one takes a die after it."""
+    s = fresh(2)
+    put(s, 0, "Anna's Hummingbird", "forest")
+    s.feeder = [3, 4, 4]
+    pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
+    pick(s, arg_is("take_die", food="FOOD_FRUIT"), 0)  # the action's one die
+    pick(s, arg_is("choose_player", seat=0), 0)
+    pick(s, "take_die", 0)
+    predict = Rng(s.rng.state)
+    pick(s, "take_die", 1)  # the last die: the feeder is rolled again at once
+    assert at_turn(s, 1) and s.food[1][4] == 1
+    assert s.feeder == [predict.below(6) for _ in range(5)]
+
+
+def test_predator_never_rolls_five_dice_against_an_empty_feeder():
+    """Official rule (the birdfeeder is never empty): a gain-food action that
+    takes the last die refills the feeder before the row's brown powers, so
+    Eastern Screech-Owl then rolls no die at all and cannot succeed (with a
+    lazily refilled feeder it rolled all five and succeeded about 60% of the
+    time)."""
+    hits = 0
+    for seed in range(40):
+        s = fresh(2, seed)
+        owl = put(s, 0, "Eastern Screech-Owl", "forest")
+        s.feeder = [3]
+        pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
+        pick(s, "take_die", 0)
+        assert len(s.feeder) == 5
+        pick(s, "use_power", 0)
+        hits += s.cache[owl]
+    assert hits == 0
 
 
 # --------------------------------------------------------------- ③ grassland

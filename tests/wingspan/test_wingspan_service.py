@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis
+from wingspan_helpers import owl_decision
+
+from services.core.store import game_key
 from services.wingspan.service import SPEC
+from tests.harness import game_server
 from tests.service_contract import Client, ServiceContract
 
 
@@ -49,3 +54,40 @@ class TestWingspanService(ServiceContract):
         own = client.log(created.game_id, tokens[2]).entries[-1]
         assert not own.event.redacted
         assert reply.version == 2
+
+    def test_score_previews_do_not_tell_hidden_information(
+        self, client: Client, raw_redis: redis.Redis, redis_server_url: str
+    ) -> None:
+        """Hidden information in score previews, end to end: Legal with a score
+        preview gives identical previews for stored games that differ only in
+        hidden information. Each game waits on seat 0's choice to use Barred
+        Owl (tuck the top card of the deck if its wingspan is under 75 cm);
+        the stored state is written behind the service's back twice, once with
+        a real top card that qualifies and once with one that does not, and
+        each is read by a fresh service process (nothing cached)."""
+        engine = self.spec.engine
+        games = []
+        for seed in range(8):
+            created = client.new_game(2, seed=seed)
+            games.append((created.game_id, created.credentials[0].token, seed))
+
+        def previews(qualifies: bool) -> list[list[tuple[str, int]]]:
+            for game_id, _, seed in games:
+                state = engine.encode(owl_decision(seed, qualifies))
+                raw_redis.hset(game_key(game_id), mapping={"version": 7, "state": state})
+            out = []
+            with game_server(self.spec, redis_server_url) as handle:
+                fresh_client = Client(handle, self.spec)
+                for game_id, token, _ in games:
+                    legal = fresh_client.stub.Legal(
+                        self.spec.messages.LegalRequest(game_id=game_id, with_score_preview=True),
+                        metadata=fresh_client.md(token),
+                    )
+                    assert legal.version == 7
+                    out.append([(a.ref.label, a.score_after) for a in legal.actions])
+                fresh_client.channel.close()
+            return out
+
+        tucks = previews(True)
+        assert [len(p) for p in tucks] == [2] * len(games)
+        assert previews(False) == tucks

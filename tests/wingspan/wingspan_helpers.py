@@ -153,3 +153,22 @@ def play(s: State, seat: int, name: str | int, hab: str | int | None = None) -> 
     h = HABS[b][0] if hab is None else (HAB_NAMES.index(hab) if isinstance(hab, str) else hab)
     pick(s, arg_is("play_bird", bird=b, habitat="HABITAT_" + HAB_NAMES[h].upper()), seat)
     return b
+
+
+def owl_decision(seed: int, qualifies: bool) -> State:
+    """Seat 0 of a 2-player game is asked whether to use Barred Owl ("look at
+    the top card of the deck; tuck it if its wingspan is under 75 cm"), the
+    real top card chosen to qualify or not; for one seed the two states differ
+    only in that hidden card order."""
+    from services.wingspan.rules.cards import WINGSPAN
+
+    s = fresh(2, seed)
+    owl = put(s, 0, "Barred Owl", "forest")
+    small = sorted(b for b in s.deck if WINGSPAN[b] < 75)
+    large = sorted(b for b in s.deck if WINGSPAN[b] >= 75)
+    card = small[seed % len(small)] if qualifies else large[seed % len(large)]
+    s.deck.remove(card)
+    s.deck.append(card)
+    activate(s, 0, owl)
+    assert [a.kind for a in E.legal(s, 0)] == ["use_power", "decline"]
+    return s

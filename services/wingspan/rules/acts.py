@@ -141,6 +141,19 @@ def tuck(card: int, target: int) -> Action:
     return a
 
 
+_GAIN_ALL: dict[int, Action] = {}
+
+
+def gain_all(b: int, food: int) -> Action:
+    """Use ``b``'s "gain all [food] in the birdfeeder" power on the feeder as it
+    is (the alternative being ``reroll_feeder`` first)."""
+    a = _GAIN_ALL.get(b)
+    if a is None:
+        a = _a("use_power", (("bird", b),), f"Gain all {FOOD_NAMES[food]} in the birdfeeder")
+        _GAIN_ALL[b] = a
+    return a
+
+
 _PAY_FOOD: dict[tuple[int, ...], Action] = {}
 
 

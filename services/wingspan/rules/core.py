@@ -83,7 +83,8 @@ D_DRAFT = 31
 D_KEEP_BONUS = 32
 D_DISCARD_EOT = 33
 D_PLAY_EXTRA = 34
-N_CODES = 35
+D_FEEDER_ALL = 35
+N_CODES = 36
 
 DECISION_NAMES = {
     D_TURN: "DECISION_KIND_TURN",
@@ -105,6 +106,8 @@ DECISION_NAMES = {
     D_KEEP_BONUS: "DECISION_KIND_KEEP_BONUS",
     D_DISCARD_EOT: "DECISION_KIND_DISCARD_CARD",
     D_PLAY_EXTRA: "DECISION_KIND_PLAY_EXTRA_BIRD",
+    # "Gain all [food] in the birdfeeder": take them, or reroll first.
+    D_FEEDER_ALL: "DECISION_KIND_TAKE_DIE",
 }
 
 # Dispatch tables, filled below and by powers.py.
@@ -177,6 +180,46 @@ def roll_feeder(s: State) -> None:
     """Roll all five dice into the birdfeeder."""
     below = s.rng.below
     s.feeder = [below(6), below(6), below(6), below(6), below(6)]
+
+
+def may_reroll(feeder: list[int]) -> bool:
+    """Summary ② (餌ダイス5個すべてを振り直す): the feeder may be rerolled when one
+    die is left or every die left shows the same face (the invertebrate/seed
+    face is a face of its own). Applies whenever food is gained from the
+    feeder: the gain-food action and every power that takes dice from it."""
+    seen = 0
+    for f in feeder:
+        seen |= 1 << f
+    return bool(seen) and not (seen & (seen - 1))
+
+
+def take_die(s: State, face: int) -> None:
+    """One die showing ``face`` leaves the feeder.
+
+    Official rule (the feeder is never empty): the moment the last die is
+    taken, all five dice are rolled back into the feeder, not later when a die
+    is next needed; so the next taker sees five dice and a dice-rolling
+    predator never rolls all five against an empty feeder."""
+    s.feeder.remove(face)
+    if not s.feeder:
+        roll_feeder(s)
+
+
+def take_all_dice(s: State, food: int) -> int:
+    """Every die that can give ``food`` leaves the feeder (the invertebrate/seed
+    face counts for either); returns how many. As in :func:`take_die`, an
+    emptied feeder is rolled again at once."""
+    keep = []
+    got = 0
+    for d in s.feeder:
+        if d == food or (d == DUAL and food < 2):
+            got += 1
+        else:
+            keep.append(d)
+    s.feeder = keep
+    if not keep:
+        roll_feeder(s)
+    return got
 
 
 def draw_top(s: State) -> int:
@@ -358,8 +401,6 @@ def advance(s: State) -> None:
         if c < D_BASE:
             RUN[c](s, t)
             continue
-        if c == D_TAKE_DIE and not s.feeder:
-            roll_feeder(s)
         acts = LEGAL[c](s, t)
         if not acts:
             stack.pop()
@@ -630,7 +671,8 @@ def lg_take_die(s: State, t: list) -> list:
         seen |= 1 << f
     acts = list(_die_options(seen, t[4], 1 if t[5] >= 0 else 0))
     if seen and not (seen & (seen - 1)):
-        # one face left (one die, or all dice alike): the player may reroll
+        # may_reroll inlined (hot path): one face left (one die, or all dice
+        # alike), so the player may reroll before taking
         acts.append(REROLL)
     elif not acts:
         return acts
@@ -650,7 +692,7 @@ def ap_take_die(s: State, t: list, a) -> None:
     args = a.args
     face = FACE_IDX[args[0][1]]
     food = FOOD_IDX[args[1][1]]
-    s.feeder.remove(face)
+    take_die(s, face)
     seat = t[1]
     if args[2][1]:
         s.cache[t[5]] += 1

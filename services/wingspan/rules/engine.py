@@ -10,7 +10,7 @@ from services.core.engine import jsonstate
 from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
 from services.core.engine.rng import Rng
 
-from . import powers  # noqa: F401 - registers the power handlers
+from . import hidden, powers  # noqa: F401 - powers registers the power handlers
 from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
 from .cards import (
     BONUS_CONDITION,
@@ -46,6 +46,7 @@ from .core import (
     D_CHOOSE_PLAYER,
     D_DRAW,
     D_EGG_COST,
+    D_FEEDER_ALL,
     D_LAY_EGG,
     D_MOVE,
     D_PAY_EGG,
@@ -91,6 +92,7 @@ _BIRD_AT = {
     D_PLAY_EXTRA: 2,
     D_LAY_EGG: 6,
     D_TAKE_DIE: 7,
+    D_FEEDER_ALL: 2,
 }
 _REMAINING_AT = {D_TAKE_DIE: 2, D_LAY_EGG: 2, D_DRAW: 2, D_PAY_EGG: 2, D_CHOOSE_FOOD: 2}
 _HAB_AT = {D_BONUS: 2, D_PLAY_EXTRA: 3}
@@ -210,6 +212,10 @@ class WingspanEngine:
         return []
 
     def _setup_apply(self, s: State, seat: int, action: Action) -> State:
+        """Setup (summary: 各プレイヤーごとの準備), secret and simultaneous: keep
+        any of the 5 dealt birds, then 5 minus that many food types, then one
+        of the 2 bonus cards; revealed by :meth:`_start_game` once every seat
+        is done."""
         if not 0 <= seat < s.n or s.sstage[seat] >= 3:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} has nothing to decide")
         key = action.key()
@@ -224,12 +230,12 @@ class WingspanEngine:
             s.sfood[seat] = sorted(FOOD_IDX[f] for f in value)
         else:
             s.sbonus[seat] = [value] + [k for k in s.sbonus[seat] if k != value]
+        # Every seat makes the same three decisions whatever it keeps: with 0
+        # or 5 birds kept the food decision has a single option, but it is
+        # still asked, so neither the views nor the event log of the other
+        # seats show how many birds were kept: a secret simultaneous decision
+        # leaves no trace before the reveal.
         s.sstage[seat] = stage + 1
-        if stage == 0 and len(s.skeep[seat]) in (0, 5):
-            # only one way to keep food: keep it without asking
-            only = self._setup_legal(s, seat)[0]
-            s.sfood[seat] = sorted(FOOD_IDX[f] for f in only.args[0][1])
-            s.sstage[seat] = 2
         s.dec += 1
         if all(st >= 3 for st in s.sstage):
             self._start_game(s)
@@ -421,6 +427,13 @@ class WingspanEngine:
         if mine and s.boffer and s.phase == PLAY_PHASE and s.stack[-1][1] == p:
             out["bonus_offer"] = [_bonus(s, p, k) for k in s.boffer]
         return out
+
+    # ------------------------------------------------------ hidden information
+    def determinize(self, s: State, seat: int | None, rng: Rng) -> State:
+        """A copy of ``s`` with everything ``seat`` cannot see redrawn from what
+        remains possible (the engine contract; ``hidden.determinize`` says what
+        is hidden and how it is drawn). Used by score previews and bots."""
+        return hidden.determinize(s, seat, rng, deck_birds(s.opts), bonus_cards(s.opts))
 
     # ---------------------------------------------------------------- storage
     def encode(self, s: State) -> bytes:

@@ -19,14 +19,15 @@ from .acts import (
     MOVE,
     PAY_EGG,
     REPEAT,
+    REROLL,
     TRADE,
     USE,
+    gain_all,
     tuck,
 )
 from .cards import (
     BROWN,
     COLOR,
-    DUAL,
     FOOD_IDX,
     HAB_IDX,
     HABS,
@@ -55,6 +56,7 @@ from .core import (
     D_DRAFT,
     D_DRAW,
     D_EGG_COST,
+    D_FEEDER_ALL,
     D_KEEP_BONUS,
     D_LAY_EGG,
     D_MOVE,
@@ -78,9 +80,11 @@ from .core import (
     draw_bonus,
     draw_top,
     habitat_of,
+    may_reroll,
     playable,
     roll_feeder,
     start_play,
+    take_all_dice,
 )
 
 REPEATERS = (TPL["repeat_brown_power"], TPL["repeat_predator_power"])
@@ -138,20 +142,35 @@ def gain_feeder(s: State, seat: int, b: int) -> None:
 
 
 def gain_all_feeder(s: State, seat: int, b: int) -> None:
-    """Take every die of the food (the invertebrate/seed face counts for
-    either); the feeder is rolled first only if it is empty."""
-    f = PARAMS[b][0]
-    if not s.feeder:
+    """Bald Eagle, Northern Flicker: gain every die of the food in the feeder
+    (the invertebrate/seed face counts for either). The feeder is not rolled
+    first, but the reroll rule of summary ② holds here as for any food gained
+    from the feeder: when one face is left the player may reroll all five
+    dice first (a ``D_FEEDER_ALL`` decision; otherwise the dice are taken at
+    once, nothing to decide)."""
+    if may_reroll(s.feeder):
+        s.stack.append([D_FEEDER_ALL, seat, b])
+    else:
+        s.food[seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+
+
+def lg_feeder_all(s: State, t: list) -> list:
+    """[D_FEEDER_ALL, seat, bird]: take the dice as they are, or reroll first
+    while one face is left (rerolling may be repeated, as for a single die)."""
+    b = t[2]
+    acts = [gain_all(b, PARAMS[b][0])]
+    if may_reroll(s.feeder):
+        acts.append(REROLL)
+    return acts
+
+
+def ap_feeder_all(s: State, t: list, a) -> None:
+    if a.kind == "reroll_feeder":
         roll_feeder(s)
-    keep = []
-    got = 0
-    for d in s.feeder:
-        if d == f or (d == DUAL and f < 2):
-            got += 1
-        else:
-            keep.append(d)
-    s.feeder = keep
-    s.food[seat][f] += got
+        return
+    s.stack.pop()
+    b = t[2]
+    s.food[t[1]][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
 
 
 def each_player_die(s: State, seat: int, b: int) -> None:
@@ -621,6 +640,7 @@ def register() -> None:
     for code, lg, ap in (
         (D_ACTIVATE, lg_activate, ap_activate),
         (D_CHOOSE_FOOD, lg_choose_food, ap_choose_food),
+        (D_FEEDER_ALL, lg_feeder_all, ap_feeder_all),
         (D_CHOOSE_PLAYER, lg_choose_player, ap_choose_player),
         (D_TRADE, lg_trade, ap_trade),
         (D_DRAFT, lg_draft, ap_draft),

@@ -1,0 +1,137 @@
+"""Hidden information: what a seat cannot see, and resampling it.
+
+What a seat can see is exactly its view (``WingspanEngine.view``): the tray,
+the draft, every board (birds, eggs, cached food, tucked-card counts), the
+feeder, every food supply, the goals, the sizes of every pile and hand, its own
+hand and bonus cards, its own setup deal and choices, its own bonus-card offer
+while it decides, and every bonus card once the game is over. Everything else
+is hidden from it:
+
+* bird cards: the order and contents of the deck and of the discard pile
+  (the view shows their sizes only), other seats' hands and setup deals, and
+  which cards were tucked (tucked cards leave the game; only their count is
+  kept);
+* bonus cards: the order and contents of the bonus deck and its discard pile,
+  other seats' bonus cards (until the game is over), their setup pairs, and
+  another seat's bonus-card offer;
+* other seats' secret setup choices (birds kept, food kept, bonus card kept)
+  until every seat has chosen;
+* the state of the generator.
+
+:func:`determinize` redraws all of it.
+"""
+
+from __future__ import annotations
+
+from services.core.engine import jsonstate
+from services.core.engine.rng import Rng
+
+from .core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
+
+
+def clone(s: State) -> State:
+    """A deep copy of ``s`` (the same as decoding its encoding)."""
+    c = State()
+    values = jsonstate.loads(jsonstate.dumps([getattr(s, f) for f in State.FIELDS]))
+    for f, value in zip(State.FIELDS, values, strict=True):
+        setattr(c, f, value)
+    c.rng = Rng(s.rng.state)
+    return c
+
+
+def _deal(pool: list[int], at: int, size: int) -> tuple[list[int], int]:
+    """The next ``size`` cards of ``pool`` from position ``at``."""
+    end = at + size
+    if end > len(pool):
+        raise ValueError("state inconsistent: fewer unseen cards than hidden places")
+    return pool[at:end], end
+
+
+def determinize(
+    s: State, seat: int | None, rng: Rng, birds: list[int], bonus_cards: list[int]
+) -> State:
+    """A copy of ``s`` in which everything ``seat`` cannot see (the module
+    docstring lists it) is redrawn with ``rng``; ``seat=None`` (or a seat not in
+    the game) is a spectator. ``birds`` and ``bonus_cards`` are the cards of
+    this game's decks (they depend on the options).
+
+    The unseen cards are the game's cards minus those the seat sees, put in
+    sorted order and shuffled, then dealt to the hidden places in a fixed
+    order: other seats' hands and setup deals (seat order), the discard pile,
+    the deck; what remains stands for the tucked cards. Bonus cards likewise:
+    other seats' bonus cards and setup pairs, another seat's offer, the bonus
+    discard pile, the bonus deck (in a game every bonus card is in one of
+    these places or seen, so none remain). Then other seats' secret setup choices are
+    drawn from what their new deal allows (each dealt bird kept with even
+    odds, a uniform choice of 5 minus that many foods; the first of the new
+    bonus pair is the kept one), and the copy's generator is reseeded. Sizes
+    (hands, piles, setup stages) are public and kept, so the seat's own legal
+    actions are unchanged. The sample depends only on what the seat sees and
+    on ``rng``. ``s`` is not changed.
+    """
+    n = s.n
+    me = seat if seat is not None and 0 <= seat < n else -1
+    final = s.phase == OVER
+    c = clone(s)
+    c.lc = None
+    others = [p for p in range(n) if p != me]
+
+    # ---------------------------------------------------------- bird cards
+    seen = set(s.tray)
+    seen.update(s.draft)
+    for rows in s.rows:
+        for row in rows:
+            seen.update(row)
+    # a bird being played (removed from hand, its costs pending) is public
+    seen.update(t[2] for t in s.stack if t[0] == P_PLACE)
+    if me >= 0:
+        seen.update(s.hands[me])
+        seen.update(s.sdeal[me])
+    pool = sorted(b for b in birds if b not in seen)
+    rng.shuffle(pool)
+    at = 0
+    for p in others:
+        c.hands[p], at = _deal(pool, at, len(s.hands[p]))
+    for p in others:
+        c.sdeal[p], at = _deal(pool, at, len(s.sdeal[p]))
+    c.discard, at = _deal(pool, at, len(s.discard))
+    c.deck, at = _deal(pool, at, len(s.deck))
+
+    # --------------------------------------------------------- bonus cards
+    offer_seen = me >= 0 and bool(s.boffer) and s.phase == PLAY_PHASE and s.stack[-1][1] == me
+    bonus_seen: set[int] = set()
+    if final:
+        for kept in s.bonus:
+            bonus_seen.update(kept)
+    elif me >= 0:
+        bonus_seen.update(s.bonus[me])
+    if me >= 0:
+        bonus_seen.update(s.sbonus[me])
+    if offer_seen:
+        bonus_seen.update(s.boffer)
+    bpool = sorted(k for k in bonus_cards if k not in bonus_seen)
+    rng.shuffle(bpool)
+    at = 0
+    if not final:
+        for p in others:
+            c.bonus[p], at = _deal(bpool, at, len(s.bonus[p]))
+    for p in others:
+        c.sbonus[p], at = _deal(bpool, at, len(s.sbonus[p]))
+    if not offer_seen:
+        c.boffer, at = _deal(bpool, at, len(s.boffer))
+    c.bdiscard, at = _deal(bpool, at, len(s.bdiscard))
+    c.bdeck, at = _deal(bpool, at, len(s.bdeck))
+
+    # ------------------------------------------- secret setup choices
+    if s.phase == SETUP:
+        for p in others:
+            stage = s.sstage[p]
+            keep = [b for b in sorted(c.sdeal[p]) if rng.below(2)] if stage >= 1 else []
+            c.skeep[p] = keep
+            if stage >= 2:
+                c.sfood[p] = sorted(rng.sample(range(5), 5 - len(keep)))
+            else:
+                c.sfood[p] = []
+
+    c.rng = Rng(rng.next_u64())
+    return c
