@@ -13,7 +13,7 @@ import copy
 from typing import Any
 
 import pytest
-from skygarden_helpers import act, random_game_states
+from skygarden_helpers import act, hidden_variant, random_game_states, undealt
 
 from services.core.engine import Rng
 from services.skygarden.rules import ENGINE
@@ -32,12 +32,6 @@ def previews(state: dict[str, Any], seat: int, seed: int) -> list[int]:
         trial = ENGINE.apply(ENGINE.decode(sample), seat, action)
         totals.append(ENGINE.score(trial).seats[seat].total)
     return totals
-
-
-def undealt(st: dict[str, Any]) -> list[int]:
-    """Event cards dealt to nobody (in the box since setup)."""
-    dealt = {c for p in st["players"] for c in p["dealt"]}
-    return sorted(ALL_CARDS - dealt)
 
 
 def played(players: int, seed: int, decisions: int) -> dict[str, Any]:
@@ -84,39 +78,37 @@ def test_event_choice_position_variant_seen_by_a_spectator() -> None:
     _assert_same_for(st, other, viewer=None)
 
 
-def returned_cards_moved(st: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """A copy of a mid-game state in which the Event cards the other seats returned to
-    the box (and the cards nobody was dealt) move round by one, and the generator
-    differs: nothing ``viewer`` sees changes."""
-    other = copy.deepcopy(st)
-    seats = [s for s in range(st["n"]) if s != viewer]
-    unseen = [c for s in seats for c in st["players"][s]["dealt"] if c != st["players"][s]["event"]]
-    unseen += undealt(st)
-    unseen = unseen[1:] + unseen[:1]
-    for s in seats:
-        p = other["players"][s]
-        p["dealt"] = [unseen.pop(0), p["event"]]
-    other["rng"] = st["rng"] + 1
-    return other
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_mid_game_variant_differs_only_in_returned_cards_and_generator(players: int) -> None:
-    """Mid-game (kept cards face up): the cards the others returned to the box and the
-    generator drawing the next rounds are unseen; every seat and a spectator get the
-    same sample and the same previews from either state."""
+    """Mid-game (kept cards face up): the cards the others returned to the box, the
+    cards nobody was dealt and the generator drawing the next rounds are unseen; every
+    seat and a spectator get the same sample and the same previews from either state."""
     st = played(players, seed=8, decisions=60)
     assert events_revealed(st) and not ENGINE.is_over(st)
     for viewer in [None, *range(players)]:
-        _assert_same_for(st, returned_cards_moved(st, viewer), viewer)
+        _assert_same_for(st, hidden_variant(st, viewer), viewer)
 
 
-def _assert_same_for(st: dict[str, Any], other: dict[str, Any], viewer: int | None) -> None:
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_hidden_variants_through_random_games(players: int) -> None:
+    """Issue 14, previews hide what is hidden: at every Event-choice decision and every
+    ninth decision of random games, for every seat and a spectator, a state differing
+    only in what the reader cannot see gives the same sample and the same previews."""
+    for i, (st, _seat, _action) in enumerate(random_game_states(players, 70 + players)):
+        if i % 9 and st["phase"] != "event":
+            continue
+        for viewer in [None, *range(players)]:
+            _assert_same_for(st, hidden_variant(st, viewer), viewer, seeds=2)
+
+
+def _assert_same_for(
+    st: dict[str, Any], other: dict[str, Any], viewer: int | None, seeds: int = 8
+) -> None:
     """``st`` and ``other`` differ, look the same to ``viewer``, and determinize to
     byte-identical samples (so identical previews) for several generators."""
     assert ENGINE.encode(st) != ENGINE.encode(other)
     assert ENGINE.view(st, viewer) == ENGINE.view(other, viewer), "only hidden parts differ"
-    for seed in range(8):
+    for seed in range(seeds):
         a = ENGINE.determinize(st, viewer, Rng(seed))
         b = ENGINE.determinize(other, viewer, Rng(seed))
         assert ENGINE.encode(a) == ENGINE.encode(b)
