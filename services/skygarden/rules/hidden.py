@@ -31,12 +31,6 @@ def events_revealed(st: dict[str, Any]) -> bool:
     return all(p["event"] >= 0 for p in st["players"])
 
 
-def sees_kept_event(st: dict[str, Any], viewer: int | None, seat: int) -> bool:
-    """Setup step 15: ``viewer`` (None: a spectator) sees the card ``seat`` kept: its
-    own at once, every other seat's once all the seats have chosen."""
-    return viewer == seat or events_revealed(st)
-
-
 def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
     """A copy of ``st`` with everything ``seat`` cannot see resampled (the engine
     contract's ``determinize``; ``seat=None``: a spectator).
