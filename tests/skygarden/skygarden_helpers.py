@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from services.core.engine import Action, Rng
@@ -191,3 +192,36 @@ def set_event(p: dict[str, Any], card_id: str) -> None:
     """Give a player a known Event card."""
     p["event"] = D.EVENT_INDEX[card_id]
     p["dealt"] = []
+
+
+def undealt(st: dict[str, Any]) -> list[int]:
+    """Event cards dealt to nobody (in the box since setup)."""
+    dealt = {c for p in st["players"] for c in p["dealt"]}
+    return sorted(set(range(len(D.EVENT_IDS))) - dealt)
+
+
+def hidden_variant(st: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A copy of ``st`` that differs only in what ``viewer`` (None: a spectator) cannot
+    see: the Event cards unseen by the viewer (the other seats' dealt cards, except
+    kept cards once face up, and the box) move round by one, a card kept in secret
+    becomes the last card of its seat's new pair, and the generator differs."""
+    other = copy.deepcopy(st)
+    revealed = all(p["event"] >= 0 for p in st["players"])
+    seats = [s for s in range(st["n"]) if s != viewer]
+
+    def unseen_of(p: dict[str, Any]) -> list[int]:
+        return [c for c in p["dealt"] if not (revealed and c == p["event"])]
+
+    unseen = [c for s in seats for c in unseen_of(st["players"][s])] + undealt(st)
+    unseen = unseen[1:] + unseen[:1]
+    for s in seats:
+        p = other["players"][s]
+        new = [unseen.pop(0) for _ in unseen_of(p)]
+        if revealed:
+            p["dealt"] = [*new, p["event"]]
+        else:
+            if p["event"] >= 0:
+                p["event"] = new[-1]
+            p["dealt"] = new
+    other["rng"] = (st["rng"] + 1) % (1 << 64)
+    return other

@@ -1,4 +1,4 @@
-"""Game End and Final Scoring: every category, hidden Event card, shared ties."""
+"""Game End and Final Scoring: every category, the Event card, shared ties."""
 
 from __future__ import annotations
 
@@ -64,17 +64,25 @@ def test_final_scoring_every_category() -> None:
     assert ENGINE.score(st).final
 
 
-def test_event_card_points_hidden_until_the_end() -> None:
-    """Event Cards are revealed at scoring: mid-game score boards show 0 for them, and the
-    seat's own view shows its running Event VP."""
-    st, _p = _scored_position()
+def test_event_card_points_count_once_the_cards_are_face_up() -> None:
+    """Setup step 15 / Event Cards: the kept cards lie face up once every seat has
+    chosen, so mid-game score boards count each seat's running Event VP and every
+    view shows it; while a seat still chooses, no score board counts any Event card."""
+    st, p = _scored_position()
+    vp = D.EVENT_VP[D.EVENT_INDEX["E1"]][1]
     board = ENGINE.score(st)
     assert not board.final
-    assert board.seats[0].categories["event_card"] == 0
-    own = ENGINE.view(st, 0)["seats"][0]
-    assert own["event_card"] == "E1" and own["event_marker"] == 1
-    assert own["event_vp"] == D.EVENT_VP[D.EVENT_INDEX["E1"]][1]
+    assert board.seats[0].categories["event_card"] == vp
+    for viewer in (None, 0, 1):
+        seat_view = ENGINE.view(st, viewer)["seats"][0]
+        assert seat_view["event_card"] == "E1" and seat_view["event_marker"] == 1
+        assert seat_view["event_vp"] == vp
+    st["phase"] = "event"  # the same boards while seat 2 still chooses
+    st["players"][2]["event"] = -1
+    assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     assert ENGINE.view(st, 1)["seats"][0]["event_vp"] == -1
+    assert ENGINE.view(st, 0)["seats"][0]["event_vp"] == vp
+    assert p["event"] == D.EVENT_INDEX["E1"]
 
 
 def test_eggs_are_tokens_times_egg_points() -> None:

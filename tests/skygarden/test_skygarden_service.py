@@ -1,14 +1,19 @@
 """Sky Garden through the service: real gRPC sockets, a real Redis.
 
 The whole service contract (tests/service_contract.py) for 1 to 4 players, plus
-the secret Event card choice: no other seat and no spectator learns a seat's
-dealt or kept Event card before the end.
+the secret Event card choice (no other seat and no spectator learns a seat's
+dealt cards, nor its kept card before every seat has chosen) and score previews
+that hide what is hidden.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import redis
+from skygarden_helpers import hidden_variant
+
+from services.core.store import game_key
 from services.skygarden.service import SPEC
 from tests.service_contract import Client, ServiceContract
 
@@ -24,8 +29,9 @@ class TestSkyGardenService(ServiceContract):
         """Sky Garden's only secrets are the Event cards (checked below) and the generator."""
         return []
 
-    def test_event_cards_stay_secret_until_the_end(self, client: Client) -> None:
-        """Setup: 2 Event cards dealt, keep 1, simultaneously and secretly."""
+    def test_event_cards_stay_secret_while_seats_choose(self, client: Client) -> None:
+        """Setup step 15: 2 Event cards dealt, keep 1, simultaneously and secretly:
+        while seat 1 still chooses, nobody sees another seat's cards."""
         created = client.new_game(3, seed=8)
         tokens = {c.seat: c.token for c in created.credentials}
         assert sorted(created.to_act) == [0, 1, 2], "all seats choose at once"
@@ -47,3 +53,99 @@ class TestSkyGardenService(ServiceContract):
                 if entry.event.seat != reader:
                     assert entry.event.redacted
                     assert not entry.HasField("action")
+
+    def _twin_games(self, client: Client, players: int, seed: int, decisions: int):
+        """Two games with the same seed and the same first ``decisions`` decisions (the
+        first legal action of the first seat asked each time): identical but for
+        their ids. Returns both (game id, tokens) and the version reached."""
+        games = []
+        for _ in range(2):
+            created = client.new_game(players, seed=seed)
+            games.append((created.game_id, {c.seat: c.token for c in created.credentials}))
+        version = created.version
+        to_act = list(created.to_act)
+        for _ in range(decisions):
+            seat = min(to_act)
+            for game_id, tokens in games:
+                reply = client.apply(game_id, tokens[seat], version, action_id=0)
+            version, to_act = reply.version, list(reply.to_act)
+        return games, version
+
+    def test_previews_identical_for_games_differing_only_in_hidden_information(
+        self, client: Client, raw_redis: redis.Redis
+    ) -> None:
+        """Issue 14, Legal(with_score_preview) hides what is hidden: two stored games
+        that differ only in what the asking seat cannot see (other seats' Event cards,
+        secret or returned, the cards in the box, the generator) preview the same.
+        The second game's state is written behind the service's back, as another
+        replica would store a version."""
+        engine = SPEC.engine
+        # 2 decisions: seats 0 and 1 kept a card in secret, seat 2 chooses last;
+        # 20: mid-game, the kept cards face up.
+        for decisions in (2, 20):
+            games, version = self._twin_games(client, 3, seed=5, decisions=decisions)
+            state = self.engine_state(raw_redis, games[0][0])
+            reader = engine.to_act(state)[0]
+            assert (state["phase"] == "event") == (decisions == 2)
+            variant = hidden_variant(state, reader)
+            for (game_id, _tokens), stored in zip(games, (state, variant), strict=True):
+                raw_redis.hset(
+                    game_key(game_id),
+                    mapping={"version": version + 1, "state": engine.encode(stored)},
+                )
+            replies = []
+            for game_id, tokens in games:
+                legal = client.stub.Legal(
+                    SPEC.messages.LegalRequest(game_id=game_id, with_score_preview=True),
+                    metadata=client.md(tokens[reader]),
+                )
+                assert legal.version == version + 1
+                view = client.state(game_id, tokens[reader]).view
+                replies.append(([(a.ref.label, a.score_after) for a in legal.actions], view))
+            assert replies[0] == replies[1]
+            assert engine.encode(state) != engine.encode(variant)
+
+    def test_secret_event_choice_leaves_no_trace_through_the_service(self, client: Client) -> None:
+        """Setup step 15 and issue 14 (secret simultaneous decisions): in two games that
+        differ only in the card seat 0 kept, every other seat and a spectator read the
+        same view, score board, log and Watch events until the last seat has chosen;
+        then both see the card seat 0 kept."""
+        games, version = self._twin_games(client, 3, seed=9, decisions=0)
+        kept = []
+        for choice, (game_id, tokens) in enumerate(games):
+            reply = client.apply(game_id, tokens[0], version, action_id=choice)
+            kept.append(client.state(game_id, tokens[0]).view.seats[0].event_card)
+        assert kept[0] != kept[1]
+        version = reply.version
+
+        def seen(reader: int | None) -> list[Any]:
+            reads = []
+            for game_id, tokens in games:
+                token = tokens.get(reader) if reader is not None else None
+                entries = list(client.log(game_id, token).entries)
+                stream = client.watch(game_id, token, from_version=0)
+                events = [next(stream).event for _ in range(version)]
+                stream.cancel()
+                for event in [e.event for e in entries] + events:
+                    event.ClearField("time_ms")
+                reads.append(
+                    (
+                        client.state(game_id, token).view,
+                        client.score(game_id).scoreboard,
+                        entries,
+                        events,
+                    )
+                )
+            return reads
+
+        for seat in (1, 2):
+            for reader in (None, 1, 2):
+                first, second = seen(reader)
+                assert first == second, f"reader {reader} tells seat 0's choices apart"
+            for game_id, tokens in games:
+                reply = client.apply(game_id, tokens[seat], version, action_id=0)
+            version = reply.version
+        for reader in (None, 1, 2):
+            for (game_id, tokens), card in zip(games, kept, strict=True):
+                token = tokens.get(reader) if reader is not None else None
+                assert client.state(game_id, token).view.seats[0].event_card == card

@@ -84,8 +84,9 @@ def test_initial_standby_order_is_random_and_complete(players: int) -> None:
 
 
 def test_event_choice_is_simultaneous_and_secret() -> None:
-    """Setup 15: every seat is asked at once, keeps 1 of 2 secretly; the other goes to
-    the box; nobody else sees the kept card until scoring."""
+    """Setup 15: every seat is asked at once and keeps 1 of its 2 cards in secret (the
+    other goes to the box, unseen by others); once every seat has chosen, every kept
+    card is face up for every seat and spectators."""
     st = ENGINE.setup(3, {}, 3)
     assert ENGINE.to_act(st) == [0, 1, 2]
     for seat in range(3):
@@ -95,11 +96,13 @@ def test_event_choice_is_simultaneous_and_secret() -> None:
         assert [a.arg("card") for a in legal] == [
             D.EVENT_IDS[c] for c in st["players"][seat]["dealt"]
         ]
-    kept = D.EVENT_IDS[st["players"][1]["dealt"][1]]
+    dealt = list(st["players"][1]["dealt"])
+    kept = D.EVENT_IDS[dealt[1]]
     act(st, 1, "keep_event", card=kept)
     assert ENGINE.to_act(st) == [0, 2]
     assert ENGINE.legal(st, 1) == []
-    assert st["players"][1]["dealt"] == []
+    assert st["players"][1]["dealt"] == dealt, "its owner knows the card it returned"
+    assert ENGINE.view(st, 1)["seats"][1]["dealt_events"] == []
     for viewer in (None, 0, 2):
         seat_view = ENGINE.view(st, viewer)["seats"][1]
         assert seat_view["event_kept"] is True
@@ -111,11 +114,19 @@ def test_event_choice_is_simultaneous_and_secret() -> None:
     assert ENGINE.view(st, 1)["seats"][0]["dealt_events"] == []
     act(st, 2, "keep_event", card=D.EVENT_IDS[st["players"][2]["dealt"][0]])
     assert st["phase"] == "event"
+    # until the last seat has chosen, no score board counts an Event card
+    assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     act(st, 0, "keep_event", card=D.EVENT_IDS[st["players"][0]["dealt"][0]])
     assert st["phase"] == "play"
     assert ENGINE.to_act(st) == [st["turn"]["seat"]]
-    # mid-game scores never reveal the Event card
-    assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
+    for viewer in (None, 0, 1, 2):
+        seats = ENGINE.view(st, viewer)["seats"]
+        assert [s["event_card"] for s in seats] == [D.EVENT_IDS[p["event"]] for p in st["players"]]
+        assert seats[1]["event_card"] == kept
+        assert all(s["dealt_events"] == [] for s in seats), "returned cards stay unseen"
+    board = ENGINE.score(st)
+    for seat, p in enumerate(st["players"]):
+        assert board.seats[seat].categories["event_card"] == D.EVENT_VP[p["event"]][0]
 
 
 def test_bad_player_counts_and_options() -> None:

@@ -16,6 +16,8 @@ from skygarden_helpers import (
     turn_for,
 )
 
+from services.core.convert import scoreboard_to_proto
+from services.core.engine import SoloResult
 from services.core.engine.playout import random_playout
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
@@ -242,6 +244,7 @@ def test_solo_fixed_blue_chips_single_use_and_kept_between_rounds() -> None:
     assert st["blue_down"][0] == 1
     finish_turn(st, 0)
     act(st, 0, "enter_standby")
+    act(st, 0, "end_turn")
     assert st["round"] == 2
     assert st["blue_down"][0] == 1
     for pos, code in zip(D.FIXED_BLUE, range(D.NBLUE), strict=True):
@@ -282,6 +285,7 @@ def test_solo_standby_bottom_space_and_breeding_1_1_2() -> None:
         act(st, 0, "enter_standby")
         assert p["slot"] == 0
         expected.append((sum(p["box"]), p["egg"]))
+        act(st, 0, "end_turn")
     # round 1: new Shimaenaga egg token; round 2: marker +1; round 3: marker +2
     assert expected == [(1, 0), (1, 1), (1, 3)]
     assert st["phase"] == "over"
@@ -289,32 +293,85 @@ def test_solo_standby_bottom_space_and_breeding_1_1_2() -> None:
     assert board.seats[0].categories["standby"] == D.STANDBY_VP[0]
 
 
-def test_solo_targets_reported_in_extras() -> None:
-    """Solo End of Game: the 130 and 150 targets are reported beside the score."""
+def test_solo_last_standby_breeds_meet_a_milestone_claimed_before_the_end() -> None:
+    """Free Actions ("also during a turn when you are transitioning to the Standby
+    phase") with Solo Rules, Moving to Standby (AMBIGUITIES 24): the round-3 Standby
+    breeds move the Egg marker onto space 6, which meets milestone C4; the turn stays
+    open for free actions, so C4 is claimed before final scoring."""
+    st = started(1, seed=5)
+    st["round"] = 3
+    st["tiles"][0] = D.TILE_IDS.index("C4")  # Egg marker on space 6 or further
+    p = st["players"][0]
+    blank(p)
+    p["areas"][0].update(n=1, nb=[SHIM, SHIM])
+    p["areas"][0]["b"][SHIM] = 2
+    p["box"][SHIM] = 1
+    p["egg"] = 4
+    assert find(st, 0, "claim_milestone", slot=0) is None
+    act(st, 0, "enter_standby")
+    assert p["egg"] == 6 and p["slot"] == 0  # two breeds, each +1 on the marker
+    assert st["phase"] == "play" and ENGINE.to_act(st) == [0]
+    assert ENGINE.view(st, 0)["turn"]["step"] == "STEP_STANDBY"
+    assert {"claim_milestone", "end_turn"} <= kinds(st, 0)
+    assert not kinds(st, 0) & {"move_owner", "enter_standby", "move_employee", "breed"}
+    act(st, 0, "claim_milestone", slot=0)
+    act(st, 0, "end_turn")
+    assert ENGINE.is_over(st)
+    assert ENGINE.score(st).seats[0].categories["milestones"] == D.MILESTONE_VP[1]
+
+
+def test_standby_ends_the_turn_at_once_with_more_players() -> None:
+    """Move to Standby: "Your turn ends immediately"; with 2+ players entering Standby
+    changes nothing a free action depends on, so no Standby step is asked."""
+    st = started(3, seed=4)
+    seat = st["turn"]["seat"]
+    act(st, seat, "enter_standby")
+    assert st["turn"]["seat"] != seat and st["turn"]["step"] == "move"
+
+
+def test_solo_result_targets_130_and_150() -> None:
+    """Solo Rules, End of Game: the targets are 130 and 150 VP (the rules data's). The
+    score board's typed solo result names them and the highest one reached; a game
+    that reaches none is lost and has no winner (issue: solo result typed)."""
+    assert D.SOLO_TARGETS == (130, 150)
     state, board, _ = random_playout(ENGINE, 1, 3)
-    total = board.seats[0].total
-    for target in (130, 150):
-        assert board.extras[f"solo_target_{target}"] == ("reached" if total >= target else "missed")
-    assert board.extras["solo_total"] == str(total)
-    state["players"][0]["nclaimed"] = 9
-    state["players"][0]["funds"] = 0
-    for a in state["players"][0]["areas"][:6]:
+    assert board.seats[0].total < 130, "a random solo game is far from the targets"
+    assert board.solo == SoloResult(won=False, targets=(130, 150), target_reached=0)
+    assert board.winners == [] and board.extras == {}
+    view = ENGINE.view(state, 0)
+    assert view["winners"] == [] and view["solo"] == {
+        "won": False,
+        "targets": [130, 150],
+        "target_reached": 0,
+    }
+    message = scoreboard_to_proto(board)
+    assert not message.solo.won and list(message.winners) == []
+    assert not message.solo.HasField("opponent_score")
+    p = state["players"][0]
+    p["nclaimed"] = 9
+    p["funds"] = 0
+    for a in p["areas"][:6]:
         a["b"] = [0] * D.NB
         a["t"], a["l"] = 0, 1
         a["b"][D.BIDX["swan"]] = 2
-    p = state["players"][0]
     p["box"] = [1] * D.BOX_SIZE
     p["egg"] = D.EGG_MAX
     board = ENGINE.score(state)
     # 6 areas x 2 Swans x 5 (lake) = 60, 28 milestones, 7 x 8 eggs, 3 standby = 147
     assert board.seats[0].total == 147
-    assert board.extras == {
-        "solo_target_130": "reached",
-        "solo_target_150": "missed",
-        "solo_total": "147",
-    }
+    assert board.solo == SoloResult(won=True, targets=(130, 150), target_reached=130)
+    assert board.winners == [0]
+    assert ENGINE.view(state, None)["winners"] == [0]
     p["ax"] = "lake"
     p["areas"][D.AX]["l"] = 1
     board = ENGINE.score(state)
-    assert board.seats[0].total == 150
-    assert board.extras["solo_target_150"] == "reached"
+    assert board.seats[0].total == 150  # + 3 for the Additional Area
+    assert board.solo == SoloResult(won=True, targets=(130, 150), target_reached=150)
+    assert ENGINE.view(state, 0)["solo"]["target_reached"] == 150
+
+
+def test_multiplayer_games_have_no_solo_result() -> None:
+    """ScoreBoard.solo is for solo games only."""
+    st = started(2)
+    assert ENGINE.score(st).solo is None
+    assert "solo" not in ENGINE.view(st, 0)

@@ -9,7 +9,9 @@ A turn is a sequence of atomic decisions; the turn's progress lives in
   ``choose_chip_bird``), ``move_employee``, then place/release the bird and make
   additional purchases in any order; on a blue chip: ``advertise`` or ``buy_special``;
 * ``step`` ``"after"``: the chip is done: the space action (if the space has an
-  active icon and it was not used) and ``end_turn``.
+  active icon and it was not used) and ``end_turn``;
+* ``step`` ``"standby"`` (solo only): the Owner token entered Standby and the Standby
+  breeds are done; free actions, then ``end_turn``.
 
 Free actions (milestones, moving birds/trees to the Forest, refilling lakes,
 nest moves) are listed at every one of these points. Bonus and adjustment
@@ -29,13 +31,15 @@ from services.core.engine import (
     Rng,
     ScoreBoard,
     SeatScore,
+    SoloResult,
     jsonstate,
 )
 
 from . import actions as A
 from . import data as D
+from . import hidden
 
-MOVE, CHIP, AFTER = "move", "chip", "after"
+MOVE, CHIP, AFTER, STANDBY = "move", "chip", "after", "standby"
 EVENT, PLAY, OVER = "event", "play", "over"
 OPTIONS: dict[str, Any] = {}  # this game has no options
 
@@ -242,7 +246,8 @@ def icons_active(st: dict[str, Any], space: int) -> list[str]:
 
 
 def seat_categories(st: dict[str, Any], p: dict[str, Any], reveal: bool) -> dict[str, int]:
-    """Final-scoring categories of one player (event card only when revealed)."""
+    """Final-scoring categories of one player (Event card only once the kept cards are
+    face up, setup step 15)."""
     birds = 0
     specials = 0
     for a in p["areas"][: narea(p)]:
@@ -274,6 +279,15 @@ def seat_categories(st: dict[str, Any], p: dict[str, Any], reveal: bool) -> dict
         "standby": standby,
         "additional_area": D.AX_VP if p["ax"] else 0,
     }
+
+
+def solo_result(total: int) -> SoloResult:
+    """Solo Rules, End of Game: the player aims at 130 VP, then 150 (the rules data's
+    targets); reaching one is a win, the highest reached is reported (0: none)."""
+    reached = [target for target in D.SOLO_TARGETS if total >= target]
+    return SoloResult(
+        won=bool(reached), targets=tuple(D.SOLO_TARGETS), target_reached=max(reached, default=0)
+    )
 
 
 # ====================================================================== engine
@@ -420,23 +434,25 @@ class SkyGardenEngine:
     def score(self, state: dict[str, Any]) -> ScoreBoard:
         st = state
         over = st["phase"] == OVER
+        revealed = hidden.events_revealed(st)
         seats = []
         for seat, p in enumerate(st["players"]):
-            cats = seat_categories(st, p, over)
+            cats = seat_categories(st, p, revealed)
             seats.append(SeatScore(seat=seat, total=sum(cats.values()), categories=cats))
         board = ScoreBoard(seats=seats, final=over)
         board.rank_seats()
         if st["n"] == 1:
-            total = seats[0].total
-            for target in D.SOLO_TARGETS:
-                board.extras[f"solo_target_{target}"] = "reached" if total >= target else "missed"
-            board.extras["solo_total"] = str(total)
+            board.solo = solo_result(seats[0].total)
         return board
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         from .view import build_view
 
         return build_view(self, state, seat)
+
+    def determinize(self, state: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
+        """A copy with what ``seat`` cannot see resampled (see :mod:`.hidden`)."""
+        return hidden.determinize(state, seat, rng)
 
     # ------------------------------------------------------------------ storage
     def encode(self, state: dict[str, Any]) -> bytes:
@@ -615,9 +631,11 @@ def _legal_turn(st: dict[str, Any], seat: int) -> list[Action]:
                 if not t["space"]:
                     _legal_space(st, p, out)
                 out.append(A.END_TURN)
-    else:
+    elif step == AFTER:
         if not t["space"]:
             _legal_space(st, p, out)
+        out.append(A.END_TURN)
+    else:  # STANDBY (solo): free actions after the Standby breeds
         out.append(A.END_TURN)
     _legal_free(st, p, out)
     return out
@@ -893,10 +911,13 @@ def _end_turn(st: dict[str, Any]) -> None:
 
 
 def _h_keep_event(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Setup step 15: keep one dealt Event card in secret; the other goes back to the
+    box (``dealt`` still records the pair: its owner knows both). Once every seat
+    has kept one, the kept cards are face up (:func:`hidden.events_revealed`) and
+    play begins."""
     p = st["players"][seat]
     p["event"] = D.EVENT_INDEX[args["card"]]
-    p["dealt"] = []  # the other card goes back to the box
-    if all(q["event"] >= 0 for q in st["players"]):
+    if hidden.events_revealed(st):
         st["phase"] = PLAY
         _advance(st)
 
@@ -928,11 +949,21 @@ def _h_move_owner(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
 
 
 def _h_enter_standby(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Move to Standby: the lowest free Standby space, out of this Action phase.
+
+    Solo Rules, Moving to Standby (AMBIGUITIES 24): the breeds happen on entering,
+    and Free Actions "may also be performed during a turn when you are transitioning
+    to the Standby phase", so the turn stays open (step ``standby``) for free actions,
+    such as a milestone those breeds just met, until ``end_turn``; after round 3 that
+    is the last chance before final scoring. With more players nothing changes on
+    entering Standby, so the turn ends at once (free actions came before it)."""
     p = st["players"][seat]
     _to_standby(st, p)
     if st["n"] == 1:
         for _ in range(D.SOLO_BREEDS.get(st["round"], 0)):
             breed(st, p)
+        st["turn"]["step"] = STANDBY
+        return
     _end_turn(st)
 
 

@@ -1,8 +1,9 @@
 """Per-seat views of a Sky Garden state (keys = fields of ``roost.skygarden.v1.View``).
 
-Hidden: another seat's dealt and kept Event card (and so its Event marker and
-Event VP) until the game is over; the generator state. The bag is empty after
-each round's layout, so there is no draw order to hide.
+Hidden (see :mod:`.hidden`): another seat's dealt Event cards, and the card it
+kept (so its Event marker and Event VP) until every seat has kept one; the
+generator state. The bag is empty after each round's layout, so there is no
+draw order to hide.
 
 A view is a value: no list or dict in it is part of the state, so a view handed
 out earlier never changes when the state does. The parts that depend only on
@@ -24,14 +25,16 @@ from .engine import (
     EVENT,
     MOVE,
     OVER,
+    STANDBY,
     capacity,
     event_marker,
     icons_active,
     used,
 )
+from .hidden import events_revealed
 
 _PHASE = {EVENT: "PHASE_EVENT_CHOICE", "play": "PHASE_PLAY", OVER: "PHASE_GAME_OVER"}
-_STEP = {MOVE: "STEP_MOVE", CHIP: "STEP_CHIP", AFTER: "STEP_AFTER"}
+_STEP = {MOVE: "STEP_MOVE", CHIP: "STEP_CHIP", AFTER: "STEP_AFTER", STANDBY: "STEP_STANDBY"}
 
 _BIRDS = D.BIRDS
 _BLUE_BASE = D.BLUE_BASE
@@ -195,6 +198,8 @@ def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
 
 
 def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
+    """Seat ``i``'s board; ``own``: the viewer's seat (its dealt cards while it
+    chooses), ``known``: the kept Event card is visible (setup step 15)."""
     card = p["event"]
     revealed = known and card >= 0
     marker = event_marker(p) if revealed else -1
@@ -220,7 +225,7 @@ def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
         "event_birds": list(_EVENT_BIRDS[card]) if revealed else [],
         "event_marker": marker,
         "event_vp": _EVENT_VP[card][marker] if marker >= 0 else -1,
-        "dealt_events": [_EVENT_IDS[c] for c in p["dealt"]] if own else [],
+        "dealt_events": [_EVENT_IDS[c] for c in p["dealt"]] if own and card < 0 else [],
         "setup_card": _SETUP_IDS[p["setup"]],
         "sections_done": list(_SECTIONS_DONE[p["sec"] & _SECTIONS_MASK]),
     }
@@ -252,7 +257,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
     ]
     forest = st["forest"]
-    seats = [_seat(p, i, seat == i, seat == i or over) for i, p in enumerate(players)]
+    revealed = events_revealed(st)
+    seats = [_seat(p, i, seat == i, seat == i or revealed) for i, p in enumerate(players)]
     t_seat = turn["seat"]
     pending = [
         {
@@ -287,7 +293,7 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     special = st["special"]
     early = st["early"]
     claims = st["claims"]
-    return {
+    view: dict[str, Any] = {
         "phase": _PHASE[st["phase"]],
         "players": n,
         "round": st["round"],
@@ -331,5 +337,12 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         "scores": scores,
         "final": board.final,
         "winners": board.winners if over else [],
-        "extras": dict(board.extras),
     }
+    solo = board.solo
+    if solo is not None:
+        view["solo"] = {
+            "won": solo.won,
+            "targets": list(solo.targets),
+            "target_reached": solo.target_reached,
+        }
+    return view

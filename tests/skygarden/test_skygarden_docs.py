@@ -1,0 +1,48 @@
+"""docs/games/skygarden.md stays true: every test and function it names exists."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "games" / "skygarden.md").read_text()
+NAMES = re.findall(r"`([A-Za-z_][\w.]*)", DOC)
+
+
+def test_named_tests_exist() -> None:
+    """Each `test_...` the doc names is a test function (or a test file) in
+    tests/skygarden, and every ambiguity 1-24 has its `test_amb_NN_*` as it says."""
+    folder = ROOT / "tests" / "skygarden"
+    defined = set()
+    for path in folder.glob("test_*.py"):
+        defined.add(path.name)
+        defined.update(re.findall(r"^\s*def (test_\w+)", path.read_text(), re.MULTILINE))
+    named = {n for n in NAMES if n.startswith("test_") and not n.endswith("_NN_")}
+    assert named, "the doc names its tests"
+    assert named <= defined, sorted(named - defined)
+    assert "`test_amb_NN_*`" in DOC
+    for number in range(1, 25):
+        assert any(d.startswith(f"test_amb_{number:02d}_") for d in defined), number
+
+
+def test_named_functions_exist() -> None:
+    """Each function the doc names (`hidden.x`, `view.x`, `SkyGardenEngine.x`, or an
+    engine-private `_h_x`/`_legal_x`, `solo_result`) is defined in the rules package."""
+    rules = "services.skygarden.rules"
+    engine = importlib.import_module(f"{rules}.engine")
+    checked = 0
+    for name in NAMES:
+        head, _, attr = name.partition(".")
+        if head in ("hidden", "view", "engine", "actions", "data") and attr:
+            owner = importlib.import_module(f"{rules}.{head}")
+        elif head == "SkyGardenEngine" and attr:
+            owner = engine.SkyGardenEngine
+        elif re.fullmatch(r"_h_\w+|_legal_\w+|solo_result|seat_categories", name):
+            owner, attr = engine, name
+        else:
+            continue
+        assert hasattr(owner, attr), name
+        checked += 1
+    assert checked >= 5
