@@ -10,7 +10,13 @@ a Redis at ``maxmemory`` refusing a write is ``RESOURCE_EXHAUSTED``
 
 from __future__ import annotations
 
-from redis.exceptions import ClusterError, ReadOnlyError, ResponseError, TryAgainError
+from redis.exceptions import (
+    ClusterError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -38,7 +44,9 @@ def as_service_error(error: BaseException) -> ServiceError | None:
         return errors.overloaded("redis_commands_waiting")
     if isinstance(error, HubClosed):
         return errors.draining()
-    if isinstance(error, ResponseError) and "OOM" in str(error):
+    if isinstance(error, OutOfMemoryError) or (
+        isinstance(error, ResponseError) and str(error).startswith("OOM")
+    ):
         return errors.store_full()
     if isinstance(error, _UNAVAILABLE):
         return errors.store_unavailable()
