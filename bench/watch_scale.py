@@ -111,6 +111,7 @@ class Watchers:
     def __init__(self) -> None:
         self.received: dict[tuple[str, int], list[float]] = defaultdict(list)
         self.opened = 0
+        self.ended: dict[str, int] = defaultdict(int)
         self.tasks: list[asyncio.Task[None]] = []
         self.calls: list[Any] = []
 
@@ -127,7 +128,9 @@ class Watchers:
                 if first:
                     self.opened += 1
                     first = False
-        except (grpc.aio.AioRpcError, asyncio.CancelledError):
+        except grpc.aio.AioRpcError as error:
+            self.ended[error.code().name] += 1
+        except asyncio.CancelledError:
             pass
 
     async def close(self) -> None:
@@ -190,7 +193,9 @@ async def run_level(address: str, url: str, pid: int, streams: int, games_count:
     while watchers.opened < streams:
         await asyncio.sleep(0.05)
         if time.perf_counter() - started > 300:
-            raise RuntimeError(f"only {watchers.opened} of {streams} streams opened")
+            raise RuntimeError(
+                f"only {watchers.opened} of {streams} streams opened; ended: {watchers.ended}"
+            )
     open_seconds = time.perf_counter() - started
     await asyncio.sleep(1.0)
     level = Level(
