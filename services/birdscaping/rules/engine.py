@@ -69,6 +69,7 @@ from services.core.engine import (
     Rng,
     ScoreBoard,
     SeatScore,
+    SoloResult,
     jsonstate,
 )
 
@@ -391,6 +392,13 @@ def ability_points(s: State, seat: int, card: int, row: int) -> int:
 def ai_points(s: State) -> int:
     """The solo AI column scores printed points only (AMB 16)."""
     return sum(POINTS[c] for c in s.ai)
+
+
+def solo_result(s: State, player_points: int) -> SoloResult:
+    """Solo Mode / AMB 16: "If you scored more points than the AI, you win": the
+    player wins only with strictly more points than the AI column (a tie loses)."""
+    ai = ai_points(s)
+    return SoloResult(won=player_points > ai, opponent_score=ai)
 
 
 # --------------------------------------------------------------------------- engine
@@ -1006,7 +1014,13 @@ class BirdscapingEngine:
 
     # ------------------------------------------------------------------ score
     def score(self, s: State) -> ScoreBoard:
-        """Card points plus Scoring abilities; ties: most cards, fewest tilted (AMB 14)."""
+        """Card points plus Scoring abilities; ties: most cards, fewest tilted (AMB 14).
+
+        Solo Mode (AMB 16): ``solo`` compares the player's points with the AI
+        column's printed points; the player wins only with strictly more (a tie
+        is a loss, and a lost game has no winner). Mid-game ``solo.won`` says
+        whether the player is ahead now.
+        """
         seats = []
         for seat in range(s.players):
             cards, ability = score_parts(s, seat)
@@ -1023,14 +1037,8 @@ class BirdscapingEngine:
             )
         board = ScoreBoard(seats=seats, final=s.phase == OVER)
         if s.players == 1:
-            ai = ai_points(s)
-            mine = seats[0].total
-            board.extras["ai_points"] = str(ai)
+            board.solo = solo_result(s, seats[0].total)
             board.extras["ai_cards"] = str(len(s.ai))
-            if s.phase == OVER:
-                board.extras["solo_result"] = "win" if mine > ai else "loss"  # AMB 16
-            else:
-                board.extras["solo_result"] = "ahead" if mine > ai else "not_ahead"
         if s.ended_early:
             board.extras["ended_early"] = "too few cards to set up the next round"
         return board.rank_seats()
