@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
-from birdscaping_helpers import act, all_cards_accounted, make
+from birdscaping_helpers import act, all_cards_accounted, make, same_game_other_secrets
 
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID, N_CARDS
@@ -37,44 +37,6 @@ def positions(players: int, seed: int, every: int = 3) -> Iterator[State]:
         actions = ENGINE.legal(s, seat)
         ENGINE.apply(s, seat, actions[chooser.below(len(actions))])
         step += 1
-
-
-def unseen_places(s: State, seat: int | None) -> list[tuple[list[int], int]]:
-    """The places ``seat`` cannot see, listed here independently of the engine."""
-    places = [(s.deck, i) for i in range(len(s.deck))]
-    for other in range(s.players):
-        if other != seat:
-            for held in (s.hands[other], s.packets[other]):
-                places += [(held, i) for i in range(len(held))]
-    if s.phase != PLAY or s.turn != seat:
-        places += [(s.look, i) for i in range(len(s.look))]
-    return places
-
-
-def same_game_other_secrets(s: State, seat: int | None, shift: int) -> State:
-    """The game as ``seat`` knows it, with other hidden cards: each pool's cards in
-    unseen places rotated by ``shift`` (what the other observers know moves with the
-    cards), and another generator."""
-    v = s.copy()
-    me = s.players if seat is None else seat
-    by_pool: dict[int, list[tuple[list[int], int]]] = {}
-    for held, i in unseen_places(v, seat):
-        pool = s.unseen[me][held[i]]
-        if pool:
-            by_pool.setdefault(pool, []).append((held, i))
-    moved = list(range(N_CARDS))
-    for places in by_pool.values():
-        cards = [held[i] for held, i in places]
-        rotated = cards[shift % len(cards) :] + cards[: shift % len(cards)]
-        for (held, i), old, new in zip(places, cards, rotated, strict=True):
-            held[i] = new
-            moved[old] = new
-    for observer, known in enumerate(s.unseen):
-        if observer != me:
-            for old, new in enumerate(moved):
-                v.unseen[observer][new] = known[old]
-    v.rng = Rng(0xDEADBEEF + shift)
-    return v
 
 
 def previews(s: State, seat: int) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from types import SimpleNamespace
 
-from undertheleaves_builder import random_decisions
+from undertheleaves_builder import random_decisions, with_other_bag
 
 from services.core.engine import Rng
 from services.core.game_service import GameServicer
@@ -29,18 +29,6 @@ def positions(games: int, every: int = 5) -> Iterator[st.State]:
     for index, state in enumerate(random_decisions(games)):
         if index % every == 0:
             yield st.clone(state)
-
-
-def with_other_bag(state: st.State, shift: int) -> st.State:
-    """The same table with another bag: the unseen tiles rotated by ``shift`` (so tiles
-    out of the game come in and bag tiles go out), and another generator."""
-    other = st.clone(state)
-    unseen = unseen_tiles(state)
-    shift %= max(1, len(unseen))
-    rotated = unseen[shift:] + unseen[:shift]
-    other.bag = list(reversed(rotated[: len(state.bag)]))
-    other.rng = state.rng ^ 0x5A5A5A5A
-    return other
 
 
 def previews(state: st.State, seat: int) -> list[int]:
