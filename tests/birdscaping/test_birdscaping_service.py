@@ -67,3 +67,38 @@ class TestBirdscapingService(ServiceContract):
         # seed depends only on the game, the version and the seat.
         again, _ = previews_of_stored(SPEC, redis_server_url, created.game_id, state, tokens[seat])
         assert again == first
+
+    def test_a_secret_draft_keep_leaves_no_trace_through_the_service(self, client: Any) -> None:
+        """The Initial Draft through the service: two games from one seed in which seat 0
+        keeps different cards look the same to seat 1 and to a spectator until the packets
+        are passed: GetState, GetLog and Watch (times aside) and seat 1's Legal."""
+
+        def seen(game_id: str, token: str | None) -> list[Any]:
+            state = client.state(game_id, token)
+            state.game_id = ""
+            log = client.log(game_id, token)
+            for entry in log.entries:
+                entry.event.time_ms = 0
+            stream = client.watch(game_id, token, from_version=0)
+            events = [next(stream).event for _ in range(state.version)]
+            stream.cancel()
+            for event in events:
+                event.time_ms = 0
+            out = [state, log, events]
+            if token is not None:
+                out.append([(a.ref, a.action) for a in client.legal(game_id, token).actions])
+            return out
+
+        games = []
+        for choice in (0, 2):
+            created = client.new_game(2, seed=404)
+            tokens = {c.seat: c.token for c in created.credentials}
+            client.apply(created.game_id, tokens[0], created.version, action_id=choice)
+            games.append((created.game_id, tokens))
+        (first, tokens_a), (second, tokens_b) = games
+        assert seen(first, tokens_a[1]) == seen(second, tokens_b[1])
+        assert seen(first, None) == seen(second, None)
+        own = [client.state(g, t[0]).view.seats[0].hand for g, t in games]
+        assert own[0] != own[1]  # the keeps did differ, as seat 0 sees
+        label = client.log(first, tokens_a[1]).entries[-1].event
+        assert label.redacted and label.label == "Seat 0 kept a card" and not label.kind
