@@ -357,8 +357,7 @@ def cmd_watch(args: Namespace, console: Console) -> int:
             raise explain(error, f"{info.title} service", address) from error
     console.print(render.scoreboard(board.scoreboard, names))
     if board.scoreboard.final:
-        winners = ", ".join(names.get(w, f"seat {w}") for w in board.scoreboard.winners)
-        console.print(f"[bold]Game over.[/bold] Winner: {winners}")
+        console.print(render.outcome(board.scoreboard, names))
     return Exit.OK
 
 

@@ -119,11 +119,7 @@ class InteractivePlayer:
         self._draw(state.view)
         board = self._call("Score", self.m.ScoreRequest(game_id=self.game_id)).scoreboard
         self.console.print(render.scoreboard(board, self.names))
-        if self.seat in board.winners:
-            self.console.print("[bold green]Game over: you won![/bold green]")
-        else:
-            winners = ", ".join(self.names.get(w, f"seat {w}") for w in board.winners)
-            self.console.print(f"[bold]Game over.[/bold] Winner: {winners}")
+        self.console.print(render.outcome(board, self.names, self.seat))
 
     def _prompt(self, count: int) -> str:
         self.console.print(f"[bold]choice (0-{count - 1}, ? for help)>[/bold] ", end="")

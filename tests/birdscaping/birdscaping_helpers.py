@@ -8,7 +8,7 @@ from typing import Any
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID, KEY, N_CARDS, ROW_ENUM, ROWS
 from services.birdscaping.rules.engine import PLAY, S_CHOOSE, State
-from services.core.engine import Action
+from services.core.engine import Action, Rng
 
 ROW_ALIASES = {name: ROW_ENUM[i] for i, name in enumerate(ROWS)}
 
@@ -160,3 +160,41 @@ def all_cards_accounted(s: State) -> bool:
     if s.pay is not None:
         places.append(s.pay[0])
     return sorted(places) == list(range(N_CARDS))
+
+
+def unseen_places(s: State, seat: int | None) -> list[tuple[list[int], int]]:
+    """The places ``seat`` cannot see, listed here independently of the engine."""
+    places = [(s.deck, i) for i in range(len(s.deck))]
+    for other in range(s.players):
+        if other != seat:
+            for held in (s.hands[other], s.packets[other]):
+                places += [(held, i) for i in range(len(held))]
+    if s.phase != PLAY or s.turn != seat:
+        places += [(s.look, i) for i in range(len(s.look))]
+    return places
+
+
+def same_game_other_secrets(s: State, seat: int | None, shift: int) -> State:
+    """The game as ``seat`` knows it, with other hidden cards: each pool's cards in
+    unseen places rotated by ``shift`` (what the other observers know moves with the
+    cards), and another generator."""
+    v = s.copy()
+    me = s.players if seat is None else seat
+    by_pool: dict[int, list[tuple[list[int], int]]] = {}
+    for held, i in unseen_places(v, seat):
+        pool = s.unseen[me][held[i]]
+        if pool:
+            by_pool.setdefault(pool, []).append((held, i))
+    moved = list(range(N_CARDS))
+    for places in by_pool.values():
+        cards = [held[i] for held, i in places]
+        rotated = cards[shift % len(cards) :] + cards[: shift % len(cards)]
+        for (held, i), old, new in zip(places, cards, rotated, strict=True):
+            held[i] = new
+            moved[old] = new
+    for observer, known in enumerate(s.unseen):
+        if observer != me:
+            for old, new in enumerate(moved):
+                v.unseen[observer][new] = known[old]
+    v.rng = Rng(0xDEADBEEF + shift)
+    return v

@@ -52,8 +52,12 @@ def test_random_full_games_reach_the_end_with_valid_scores(players, options, see
     if players == 1:
         expected = {"easy": 6, "normal": 7, "hard": 8}[options.get("difficulty", "normal")]
         assert len(state.ai) == expected or state.ended_early
-        assert board.extras["solo_result"] in ("win", "loss")
-        assert board.extras["ai_points"] == str(sum(_points(c) for c in state.ai))
+        ai = sum(_points(c) for c in state.ai)
+        assert board.solo is not None and board.solo.opponent_score == ai
+        assert board.solo.won is (board.seats[0].total > ai)
+        assert board.winners == ([0] if board.solo.won else [])
+    else:
+        assert board.solo is None
 
 
 def _points(card):

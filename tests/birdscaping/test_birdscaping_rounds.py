@@ -6,6 +6,7 @@ from birdscaping_helpers import act, hand, keys, make, tilted
 
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID
+from services.core.engine import SoloResult
 
 
 def cid(key: str) -> int:
@@ -292,8 +293,7 @@ def test_solo_ai_triggering_the_end_gives_the_player_one_final_turn():
 
 
 def test_solo_scoring_abilities_and_opponent_effects_off_amb16():
-    """Solo Mode / AMB 16: Scoring abilities have no effect; the AI scores printed points; the
-    player must have strictly more points to win."""
+    """Solo Mode / AMB 16: Scoring abilities have no effect; the AI scores printed points."""
     s = _solo(
         hand=[],
         rows={0: {"trees": ["eurasian_wren", "woodpecker"], "garden": ["song_thrush"]}},
@@ -303,11 +303,46 @@ def test_solo_scoring_abilities_and_opponent_effects_off_amb16():
     )
     board = ENGINE.score(s)
     assert board.seats[0].categories == {"card_points": 7, "scoring_abilities": 0}
-    assert board.extras["ai_points"] == "9"
+    assert board.solo == SoloResult(won=False, opponent_score=9)
     assert ENGINE.view(s, 0)["announcements"] == []
-    s.rows[0][2].append(cid("common_cuckoo"))  # 7 + 6 = 13 > 9
+
+
+def test_solo_you_win_only_with_more_points_than_the_ai_amb16():
+    """Solo Mode: "If you scored more points than the AI, you win" (AMB 16: strictly more).
+
+    The result is the score board's typed ``solo`` field: a lost game (fewer points, or a
+    tie) has no winner and reports the AI's score; no solo strings in ``extras``."""
+    s = _solo(
+        hand=[],
+        rows={0: {"trees": ["eurasian_wren", "woodpecker"], "garden": ["song_thrush"]}},
+        ai=["grey_heron", "common_kingfisher"],  # 9 points
+        fill_deck=True,
+        offer=["mallard", "blue_tit"],
+    )
     s.phase = "over"
-    assert ENGINE.score(s).extras["solo_result"] == "win"
+    board = ENGINE.score(s)  # 7 against the AI's 9: lost
+    assert board.final and board.solo == SoloResult(won=False, opponent_score=9)
+    assert board.winners == [] and board.seats[0].rank == 1
+    assert not {"solo_result", "ai_points"} & set(board.extras)
+    s.rows[0][2].append(cid("common_cuckoo"))  # 7 + 6 = 13 > 9
+    board = ENGINE.score(s)
+    assert board.solo == SoloResult(won=True, opponent_score=9) and board.winners == [0]
     s.ai.extend([cid("eurasian_jay"), cid("house_sparrow")])  # 9 + 3 + 1 = 13: a tie
-    assert ENGINE.score(s).extras["ai_points"] == "13"
-    assert ENGINE.score(s).extras["solo_result"] == "loss"  # a tie is not a win
+    board = ENGINE.score(s)
+    assert board.solo == SoloResult(won=False, opponent_score=13)  # a tie is not a win
+    assert board.winners == []
+
+
+def test_solo_result_mid_game_says_whether_the_player_is_ahead_amb16():
+    """Solo Mode mid-game: ``solo.won`` is whether the player is ahead of the AI now."""
+    s = _solo(hand=[], rows={0: {"pond": ["grey_heron"]}}, ai=["robin"], fill_deck=True)
+    board = ENGINE.score(s)  # 5 against the AI's 2
+    assert not board.final and board.solo == SoloResult(won=True, opponent_score=2)
+    s.ai.append(cid("common_cuckoo"))  # 5 against 8
+    assert ENGINE.score(s).solo == SoloResult(won=False, opponent_score=8)
+
+
+def test_two_player_games_have_no_solo_result():
+    """The solo result exists in solo games only."""
+    s = make(hands={0: [], 1: []}, fill_deck=True, offer=["mallard", "dunnock"])
+    assert ENGINE.score(s).solo is None

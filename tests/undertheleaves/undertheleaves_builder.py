@@ -51,6 +51,7 @@ from services.undertheleaves.rules.catalogue import (
 )
 from services.undertheleaves.rules.creatures import settle_hummingbirds
 from services.undertheleaves.rules.dwellers import options_for
+from services.undertheleaves.rules.hidden import unseen_tiles
 from services.undertheleaves.rules.state import BeeSector, Dweller, Garden, Options, State
 
 #: Cards whose arrivals never ask for a decision: every turn is take_tile, place_tile.
@@ -276,3 +277,15 @@ def random_decisions(games: int) -> Iterator[State]:
             actions = ENGINE.legal(state, seat)
             ENGINE.apply(state, seat, actions[chooser.below(len(actions))])
             yield state
+
+
+def with_other_bag(state: st.State, shift: int) -> st.State:
+    """The same table with another bag: the unseen tiles rotated by ``shift`` (so tiles
+    out of the game come in and bag tiles go out), and another generator."""
+    other = st.clone(state)
+    unseen = unseen_tiles(state)
+    shift %= max(1, len(unseen))
+    rotated = unseen[shift:] + unseen[:shift]
+    other.bag = list(reversed(rotated[: len(state.bag)]))
+    other.rng = state.rng ^ 0x5A5A5A5A
+    return other

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from services.birdscaping.rules import actions as A
+from services.birdscaping.rules import hidden
 from services.birdscaping.rules.cards import (
     ABILITY_TEXT,
     ACTIONS_PER_TURN,
@@ -62,6 +63,34 @@ from services.birdscaping.rules.cards import (
     food_short,
     food_text,
 )
+from services.birdscaping.rules.state import (
+    DIFFICULTIES,
+    DRAFT,
+    GIVE,
+    OPTION_DEFAULTS,
+    OVER,
+    PHASE_ENUM,
+    PLAY,
+    S_ADISCARD,
+    S_CHOOSE,
+    S_DRAFT,
+    S_DSPEND,
+    S_DTAKE,
+    S_GIVE,
+    S_KEEP,
+    S_KOFFER,
+    S_LIMIT,
+    S_NONE,
+    S_ORDER,
+    S_OUNTILT,
+    S_PAY,
+    S_TILT,
+    STEP_ENUM,
+    State,
+    deck_pool,
+    draft_pool,
+    reveal,
+)
 from services.core.engine import (
     Action,
     IllegalAction,
@@ -69,149 +98,9 @@ from services.core.engine import (
     Rng,
     ScoreBoard,
     SeatScore,
+    SoloResult,
     jsonstate,
 )
-
-# Phases
-DRAFT, GIVE, PLAY, OVER = "draft", "give", "play", "over"
-# Steps (the pending decision)
-S_DRAFT = "draft"  # initial draft: keep one card of the packet (simultaneous)
-S_GIVE = "give"  # solo setup: give one of 4 cards to the AI
-S_CHOOSE = "choose"  # choose the next action of the turn
-S_PAY = "pay"  # Play a Card: pay the cost, one source at a time
-S_ORDER = "order"  # order the cards discarded during the action
-S_DSPEND = "dspend"  # Draft Cards: spend more tilted Pond cards, or stop
-S_DTAKE = "dtake"  # Draft Cards: take a card (offer / discard top / deck) or stop
-S_KEEP = "keep"  # Woodpecker-like look_keep
-S_TILT = "tilt"  # Great Tit-like tilt_other
-S_KOFFER = "koffer"  # Kingfisher-like draft_offer
-S_ADISCARD = "adiscard"  # Dunnock-like draw_then_discard
-S_OUNTILT = "ountilt"  # Sparrowhawk: the opponent untilts one of their cards
-S_LIMIT = "limit"  # end of turn: discard down to the hand limit
-S_NONE = ""
-
-STEP_ENUM = {
-    S_DRAFT: "STEP_INITIAL_DRAFT_KEEP",
-    S_GIVE: "STEP_SOLO_GIVE",
-    S_CHOOSE: "STEP_CHOOSE_ACTION",
-    S_PAY: "STEP_PAY",
-    S_ORDER: "STEP_ORDER_DISCARDS",
-    S_DSPEND: "STEP_DRAFT_SPEND",
-    S_DTAKE: "STEP_DRAFT_TAKE",
-    S_KEEP: "STEP_ABILITY_KEEP",
-    S_TILT: "STEP_ABILITY_TILT",
-    S_KOFFER: "STEP_ABILITY_TAKE_OFFER",
-    S_ADISCARD: "STEP_ABILITY_DISCARD",
-    S_OUNTILT: "STEP_OPPONENT_UNTILT",
-    S_LIMIT: "STEP_HAND_LIMIT",
-    S_NONE: "STEP_NONE",
-}
-PHASE_ENUM = {
-    DRAFT: "PHASE_INITIAL_DRAFT",
-    GIVE: "PHASE_SOLO_SETUP",
-    PLAY: "PHASE_PLAY",
-    OVER: "PHASE_OVER",
-}
-DIFFICULTIES = ("easy", "normal", "hard")
-OPTION_DEFAULTS: dict[str, Any] = {"difficulty": "normal"}
-
-
-class State:
-    """The whole game state (secrets included). Plain lists and ints only.
-
-    Cards are ints (see ``cards.py``); every card is in exactly one place, so
-    tilt is one flag per card. ``deck[-1]`` and ``discard[-1]`` are the tops;
-    ``offer[0]`` is the oldest (right-most) offer card.
-    """
-
-    __slots__ = (
-        "ab_card",
-        "ab_left",
-        "act_row",
-        "actions_left",
-        "ai",
-        "announcements",
-        "deck",
-        "difficulty",
-        "discard",
-        "draft_left",
-        "end_after",
-        "end_triggered",
-        "ended_early",
-        "first",
-        "hands",
-        "look",
-        "offer",
-        "packets",
-        "pay",
-        "pend",
-        "phase",
-        "pick_no",
-        "picked",
-        "players",
-        "queue",
-        "rng",
-        "round",
-        "rows",
-        "set_aside",
-        "step",
-        "tilt",
-        "turn",
-    )
-
-    def __init__(self, players: int, difficulty: str, seed: int) -> None:
-        self.players = players
-        self.difficulty = difficulty
-        self.rng = Rng(seed)
-        self.phase = DRAFT
-        self.step = S_NONE
-        self.round = 1
-        self.first = 0
-        self.turn = -1
-        self.actions_left = 0
-        self.deck: list[int] = []
-        self.offer: list[int] = []
-        self.discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.rows: list[list[list[int]]] = [[[], [], []] for _ in range(players)]
-        self.tilt = [0] * N_CARDS
-        self.ai: list[int] = []
-        self.packets: list[list[int]] = [[] for _ in range(players)]
-        self.picked = [0] * players
-        self.pick_no = 0
-        #: [card, row, nest_need, nest_paid, seed, insect, fruit, food_discount] or None
-        self.pay: list[int] | None = None
-        self.pend: list[int] = []
-        self.draft_left = 0
-        self.set_aside = -1
-        self.look: list[int] = []
-        self.queue: list[int] = []
-        self.act_row = -1
-        self.ab_card = -1
-        self.ab_left = 0
-        self.end_triggered = False
-        self.end_after = -1
-        self.ended_early = False
-        #: [seat, card, row, round] per announced Scoring bird
-        self.announcements: list[list[int]] = []
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready values."""
-        out: dict[str, Any] = {}
-        for name in State.__slots__:
-            value = getattr(self, name)
-            out[name] = value.state if name == "rng" else value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> State:
-        """Inverse of :meth:`to_dict`."""
-        state = cls.__new__(cls)
-        for name in State.__slots__:
-            value = data[name]
-            setattr(state, name, Rng(value) if name == "rng" else value)
-        return state
-
 
 # --------------------------------------------------------------------------- helpers
 
@@ -391,6 +280,13 @@ def ability_points(s: State, seat: int, card: int, row: int) -> int:
 def ai_points(s: State) -> int:
     """The solo AI column scores printed points only (AMB 16)."""
     return sum(POINTS[c] for c in s.ai)
+
+
+def solo_result(s: State, player_points: int) -> SoloResult:
+    """Solo Mode / AMB 16: "If you scored more points than the AI, you win": the
+    player wins only with strictly more points than the AI column (a tie loses)."""
+    ai = ai_points(s)
+    return SoloResult(won=player_points > ai, opponent_score=ai)
 
 
 # --------------------------------------------------------------------------- engine
@@ -610,7 +506,15 @@ class BirdscapingEngine:
     # setup decisions
     def _do_draft_keep(self, s: State, seat: int, action: Action) -> None:
         c = ID[action.args[0][1]]
-        s.packets[seat].remove(c)
+        packet = s.packets[seat]
+        pool = draft_pool(s.pick_no, seat)
+        for observer, known in enumerate(s.unseen):
+            # The seat that passed this packet knows its cards, not which one is kept
+            # (secret until the packets are passed on): the whole packet becomes one pool.
+            if observer != seat and any(known[x] == 0 for x in packet):
+                for x in packet:
+                    known[x] = pool
+        packet.remove(c)
         s.hands[seat].append(c)
         s.picked[seat] = 1
         if not all(s.picked):
@@ -627,6 +531,9 @@ class BirdscapingEngine:
             s.step = S_CHOOSE
             s.pick_no = 0
             return
+        for seat_passing, passed in enumerate(s.packets):
+            for x in passed:
+                s.unseen[seat_passing][x] = 0  # the passer knows the packet it passes
         s.packets = [s.packets[1], s.packets[0]]  # pass to the other player
         s.pick_no += 1
 
@@ -690,6 +597,7 @@ class BirdscapingEngine:
             for _ in range(int(effect["n"])):
                 if s.discard:
                     hand.append(s.discard.pop())
+                    reveal(s, hand[-1])
             return False
         if op == "tilt_other":
             s.ab_card = c
@@ -760,6 +668,7 @@ class BirdscapingEngine:
         c = ID[action.args[0][1]]
         s.offer.remove(c)
         s.hands[seat].append(c)
+        reveal(s, c)
         s.ab_left -= 1
         if s.ab_left > 0 and s.offer:
             return
@@ -875,11 +784,13 @@ class BirdscapingEngine:
         c = ID[action.args[0][1]]
         s.offer.remove(c)  # the offer is refilled only after the whole action
         s.hands[seat].append(c)
+        reveal(s, c)
         s.draft_left -= 1
         self._draft_continue(s)
 
     def _do_draft_from_discard(self, s: State, seat: int, action: Action) -> None:
         s.hands[seat].append(s.discard.pop())
+        reveal(s, s.hands[seat][-1])
         s.draft_left -= 1
         self._draft_continue(s)
 
@@ -949,6 +860,10 @@ class BirdscapingEngine:
         s.rng.shuffle(pool)
         s.deck = pool
         s.round += 1
+        shuffled_in = deck_pool(s.round)
+        for known in s.unseen:  # everyone saw these cards; now nobody knows their order
+            for c in pool:
+                known[c] = shuffled_in
         if s.players == 1:
             gift = SOLO_GIFTS.get(s.round, 0)
             if s.difficulty == "easy" and s.round == 2:
@@ -1006,7 +921,13 @@ class BirdscapingEngine:
 
     # ------------------------------------------------------------------ score
     def score(self, s: State) -> ScoreBoard:
-        """Card points plus Scoring abilities; ties: most cards, fewest tilted (AMB 14)."""
+        """Card points plus Scoring abilities; ties: most cards, fewest tilted (AMB 14).
+
+        Solo Mode (AMB 16): ``solo`` compares the player's points with the AI
+        column's printed points; the player wins only with strictly more (a tie
+        is a loss, and a lost game has no winner). Mid-game ``solo.won`` says
+        whether the player is ahead now.
+        """
         seats = []
         for seat in range(s.players):
             cards, ability = score_parts(s, seat)
@@ -1023,14 +944,8 @@ class BirdscapingEngine:
             )
         board = ScoreBoard(seats=seats, final=s.phase == OVER)
         if s.players == 1:
-            ai = ai_points(s)
-            mine = seats[0].total
-            board.extras["ai_points"] = str(ai)
+            board.solo = solo_result(s, seats[0].total)
             board.extras["ai_cards"] = str(len(s.ai))
-            if s.phase == OVER:
-                board.extras["solo_result"] = "win" if mine > ai else "loss"  # AMB 16
-            else:
-                board.extras["solo_result"] = "ahead" if mine > ai else "not_ahead"
         if s.ended_early:
             board.extras["ended_early"] = "too few cards to set up the next round"
         return board.rank_seats()
@@ -1140,6 +1055,13 @@ class BirdscapingEngine:
             "ended_early": s.ended_early,
             "game_over": s.phase == OVER,
         }
+
+    # ------------------------------------------------------------------ hidden information
+    def determinize(self, s: State, seat: int | None, rng: Rng) -> State:
+        """A copy of ``s`` with everything ``seat`` cannot see redrawn from what it
+        cannot tell apart (``hidden.determinize``: the deck, other hands and draft
+        packets, cards looked at by another seat, the generator)."""
+        return hidden.determinize(s, seat, rng)
 
     # ------------------------------------------------------------------ codec
     def encode(self, s: State) -> bytes:

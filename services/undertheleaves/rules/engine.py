@@ -26,6 +26,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from services.core.engine import Action, IllegalAction, OptionError, Rng, ScoreBoard, SeatScore
+from services.undertheleaves.rules import hidden
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.board import XS, YS, Board, PlacedTile, block
 from services.undertheleaves.rules.catalogue import (
@@ -636,6 +637,14 @@ class UnderTheLeaves:
                 for owner, garden in enumerate(state.gardens)
             ],
         }
+
+    # --- hidden information ---------------------------------------------------
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy with the bag (its order, and which tiles left the game unseen at
+        setup) redrawn from the unseen tiles and a reseeded generator
+        (``hidden.determinize``); nothing else is hidden from any seat."""
+        return hidden.determinize(state, seat, rng)
 
     # --- storage --------------------------------------------------------------
 
