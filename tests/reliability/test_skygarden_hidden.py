@@ -13,12 +13,14 @@ import copy
 from typing import Any
 
 import pytest
-from skygarden_helpers import act, hidden_variant, random_game_states, undealt
 
 from services.core.engine import Rng
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
 from services.skygarden.rules.hidden import events_revealed
+from tests.skygarden.skygarden_helpers import act, hidden_variant, random_game_states, undealt
+
+pytestmark = pytest.mark.reliability
 
 ALL_CARDS = set(range(len(D.EVENT_IDS)))
 

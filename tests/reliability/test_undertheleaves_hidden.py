@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from types import SimpleNamespace
 
-from undertheleaves_builder import random_decisions, with_other_bag
+import pytest
 
 from services.core.engine import Rng
 from services.core.game_service import GameServicer
@@ -18,7 +18,10 @@ from services.undertheleaves.rules import ENGINE
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.catalogue import BAG_SIZE, GARDEN_TILES, MARKET_SIZE
 from services.undertheleaves.rules.hidden import unseen_tiles
+from tests.undertheleaves.undertheleaves_builder import random_decisions, with_other_bag
 from tests.view_values import _containers
+
+pytestmark = pytest.mark.reliability
 
 #: Caches of view values (read-only dicts and lists shared by design between views).
 VIEW_CACHES = ("view_cache", "view_parts", "totals_cache")

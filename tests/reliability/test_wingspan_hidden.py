@@ -12,8 +12,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from test_wingspan_invariants import _check
-from wingspan_helpers import E, bird, owl_decision
 
 from services.core.engine.contract import Action
 from services.core.engine.rng import Rng
@@ -22,6 +20,10 @@ from services.wingspan.rules.cards import N_BASE, NB, NBONUS
 from services.wingspan.rules.core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from services.wingspan.rules.engine import bonus_cards, deck_birds
 from services.wingspan.rules.hidden import clone
+from tests.wingspan.test_wingspan_invariants import _check
+from tests.wingspan.wingspan_helpers import E, bird, owl_decision
+
+pytestmark = pytest.mark.reliability
 
 SEATS_AND_SPECTATOR = (0, 1, 2, None)
 

@@ -22,6 +22,8 @@ from services.birdscaping.rules.cards import KEY, NAME
 from services.birdscaping.rules.engine import State
 from services.core.engine import Action, Rng
 
+pytestmark = pytest.mark.reliability
+
 
 def draft_at_pick(pick: int, seed: int = 8) -> State:
     """A 2-player game at the start of draft pick ``pick`` (both seats kept their first card)."""
