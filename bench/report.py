@@ -23,10 +23,11 @@ def machine() -> str:
     )
 
 
-def write_section(name: str, body: str) -> None:
-    """Replace the text between ``<!-- name:start -->`` and ``<!-- name:end -->``."""
+def write_section(name: str, body: str, doc: Path = DOC) -> None:
+    """Replace the text between ``<!-- name:start -->`` and ``<!-- name:end -->``
+    in ``doc`` (docs/BENCHMARKS.md unless named)."""
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    text = DOC.read_text() if DOC.exists() else HEADER
+    text = doc.read_text() if doc.exists() else HEADER
     block = f"{start}\n{body.rstrip()}\n{end}"
     if start in text and end in text:
         before = text.split(start, 1)[0]
@@ -34,5 +35,5 @@ def write_section(name: str, body: str) -> None:
         text = before + block + after
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(text)
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text)

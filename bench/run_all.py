@@ -14,7 +14,8 @@ import sys
 
 
 def main() -> int:
-    """Run the engine, service, breakdown and tournament benchmarks in turn."""
+    """Run the engine, service, breakdown, tournament, Watch and reliability
+    benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
@@ -24,6 +25,8 @@ def main() -> int:
         ["bench.service_apply", "--seconds", seconds],
         ["bench.apply_breakdown", *(["--count", "10"] if args.quick else [])],
         ["bench.tournament", *(["--games", "8"] if args.quick else [])],
+        ["bench.watch_scale", *(["--streams", "1000"] if args.quick else [])],
+        ["bench.reliability", *(["--races", "20", "--retries", "20"] if args.quick else [])],
     ]
     for run in runs:
         print(f"== python -m {' '.join(run)}", flush=True)

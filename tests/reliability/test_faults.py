@@ -17,16 +17,16 @@ import redis
 from grpc_health.v1 import health_pb2
 from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
 
-from services.core.redis_server import free_port
-from services.core.store import events_key
-from services.undertheleaves.service import SPEC
-from tests.reliability.players import Player
-from tests.reliability.processes import (
+from bench.players import Player
+from bench.processes import (
     durable_redis,
     health_status,
     service_process,
     wait_health,
 )
+from services.core.redis_server import free_port
+from services.core.store import events_key
+from services.undertheleaves.service import SPEC
 from tests.service_contract import error_reason
 
 pytestmark = pytest.mark.reliability

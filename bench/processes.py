@@ -19,7 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.core.redis_server import find_redis_binary, free_port, port_is_free
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SERVING = health_pb2.HealthCheckResponse.SERVING
 
 
