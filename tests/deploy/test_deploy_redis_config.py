@@ -6,7 +6,6 @@ The rendered arguments are checked as written and then given to a real
 
 from __future__ import annotations
 
-import re
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -15,8 +14,10 @@ from pathlib import Path
 import pytest
 import redis
 
+from deploy import redis_settings as settings
+from deploy.redis_settings import expand, kube_bytes, redis_bytes, redis_container, single
 from services.core.redis_server import find_redis_binary, free_port
-from tests.deploy.manifests import OVERLAYS, Obj, container, find, rendered
+from tests.deploy.manifests import OVERLAYS, rendered
 
 #: maxmemory is at most this share of the container's memory limit: an AOF
 #: rewrite forks, and copy-on-write can duplicate every page the server writes
@@ -25,91 +26,17 @@ MAXMEMORY_SHARE_OF_LIMIT = 0.5
 
 StartRedis = Callable[[list[str]], redis.Redis]
 
-_KUBE_SUFFIXES = {
-    "": 1,
-    "k": 10**3,
-    "M": 10**6,
-    "G": 10**9,
-    "T": 10**12,
-    "Ki": 2**10,
-    "Mi": 2**20,
-    "Gi": 2**30,
-    "Ti": 2**40,
-}
-_REDIS_SUFFIXES = {
-    "": 1,
-    "b": 1,
-    "k": 10**3,
-    "kb": 2**10,
-    "m": 10**6,
-    "mb": 2**20,
-    "g": 10**9,
-    "gb": 2**30,
-}
-
-
-def kube_bytes(quantity: str) -> int:
-    """A Kubernetes memory quantity ("512Mi", "2Gi", "1G", "1000") in bytes."""
-    match = re.fullmatch(r"(\d+)([A-Za-z]*)", str(quantity))
-    assert match and match[2] in _KUBE_SUFFIXES, f"unsupported quantity {quantity!r}"
-    return int(match[1]) * _KUBE_SUFFIXES[match[2]]
-
-
-def redis_bytes(value: str) -> int:
-    """A Redis memory setting ("256mb", "1gb", "1000000") in bytes (Redis's own units)."""
-    match = re.fullmatch(r"(\d+)([a-z]*)", value.lower())
-    assert match and match[2] in _REDIS_SUFFIXES, f"unsupported Redis memory value {value!r}"
-    return int(match[1]) * _REDIS_SUFFIXES[match[2]]
-
-
-def expand(text: str, env: dict[str, str]) -> str:
-    """The kubelet's expansion of ``$(VAR)`` in command and args (``$$`` escapes)."""
-
-    def one(match: re.Match[str]) -> str:
-        if match[0] == "$$":
-            return "$"
-        return env.get(match[1], match[0])
-
-    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)", one, text)
-
-
-def redis_container(env: str) -> Obj:
-    """The redis container of the rendered ``env`` overlay."""
-    return container(find(rendered(env), "StatefulSet", "redis"), "redis")
-
 
 def redis_argv(env: str) -> list[str]:
-    """The redis-server arguments the kubelet would run, variables expanded."""
-    server = redis_container(env)
-    variables = {e["name"]: e["value"] for e in server.get("env", []) if "value" in e}
+    """The redis-server arguments of the rendered ``env`` overlay, as the kubelet runs them."""
+    server = redis_container(rendered(env))
     assert server["command"] == ["redis-server"]
-    return [expand(arg, variables) for arg in server["args"]]
-
-
-def options(argv: list[str]) -> dict[str, list[list[str]]]:
-    """``--name value ...`` arguments grouped by name, each occurrence's values."""
-    grouped: dict[str, list[list[str]]] = {}
-    current: list[str] | None = None
-    for arg in argv:
-        if arg.startswith("--"):
-            current = []
-            grouped.setdefault(arg[2:], []).append(current)
-        else:
-            assert current is not None, f"a value before any option: {arg!r}"
-            current.append(arg)
-    return grouped
-
-
-def single(argv: list[str], name: str) -> str:
-    """The one value of option ``name``, which must appear exactly once."""
-    found = options(argv).get(name)
-    assert found is not None and len(found) == 1 and len(found[0]) == 1, (name, found)
-    return found[0][0]
+    return settings.redis_argv(rendered(env))
 
 
 def memory_limit(env: str) -> int:
     """The redis container's memory limit in bytes."""
-    return kube_bytes(redis_container(env)["resources"]["limits"]["memory"])
+    return settings.memory_limit(rendered(env))
 
 
 @pytest.mark.parametrize("env", sorted(OVERLAYS))
@@ -148,6 +75,24 @@ def test_units_are_read_as_redis_and_kubernetes_read_them() -> None:
     assert redis_bytes("1gb") == kube_bytes("1Gi") and redis_bytes("1g") == kube_bytes("1G")
     assert redis_bytes("1000") == 1000 and kube_bytes("2Gi") == 2 * 2**30
     assert expand("$(A)-$(B)-$$(A)", {"A": "x"}) == "x-$(B)-$(A)"
+    for wrong in ("1 GB", "1tb", "-1mb"):
+        with pytest.raises(ValueError):
+            redis_bytes(wrong)
+    with pytest.raises(ValueError):
+        kube_bytes("1gi")
+    argv = ["--save", "", "--appendonly", "yes", "--save", "60", "1"]
+    assert settings.options(argv) == {"save": [[""], ["60", "1"]], "appendonly": [["yes"]]}
+    assert single(argv, "appendonly") == "yes"
+    with pytest.raises(ValueError):
+        single(argv, "save")  # given twice: the later one would win
+
+
+def test_the_settings_command_prints_the_prod_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert settings.main([str(OVERLAYS["prod"])]) == 0
+    out = capsys.readouterr().out
+    assert "--maxmemory 1gb" in out and '--save ""' in out
+    assert f"maxmemory {2**30:,} bytes, memory limit {2 * 2**30:,} bytes" in out
+    assert settings.main([]) == 2
 
 
 @pytest.fixture
