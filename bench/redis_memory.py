@@ -289,21 +289,32 @@ def row(f: Figures) -> str:
     )
 
 
-def capacity_row(f: Figures, limits: dict[str, int], request_ttl: int) -> str:
-    """How many games of this kind each overlay's maxmemory holds."""
+def capacity_row(f: Figures, limits: dict[str, int], ttl: dict[str, int]) -> str:
+    """How many games of this kind each overlay's maxmemory holds, and how many
+    finished games per second the prod one sustains."""
     cells = []
     for memory in limits.values():
         cells += [f"{memory / f.live:,.0f}", f"{memory / f.finished:,.0f}"]
-    results_per_second = limits["prod"] / (f.result * request_ttl)
-    return f"| {f.game} | {f.players} | {' | '.join(cells)} | {results_per_second:,.0f} |"
+    rate = sustained_rate(f, limits["prod"], ttl["GAME_TTL_SECONDS"], ttl["REQUEST_TTL_SECONDS"])
+    return (
+        f"| {f.game} | {f.players} | {' | '.join(cells)} "
+        f"| {rate:,.2f} | {rate * f.decisions:,.0f} |"
+    )
 
 
-def request_ttl_seconds(objects: list[dict[str, Any]]) -> int:
-    """``REQUEST_TTL_SECONDS`` of the rendered ConfigMap ``roost-config``."""
+def sustained_rate(f: Figures, memory: int, game_ttl: int, request_ttl: int) -> float:
+    """Games finished per second that ``memory`` holds in the steady state: each
+    kept ``game_ttl`` seconds once finished, and the stored results of its Applies
+    ``request_ttl`` seconds each (games being played are left out)."""
+    return memory / (game_ttl * f.finished + request_ttl * f.decisions * f.result)
+
+
+def ttl_settings(objects: list[dict[str, Any]]) -> dict[str, int]:
+    """``GAME_TTL_SECONDS`` and ``REQUEST_TTL_SECONDS`` of the rendered ConfigMap."""
     (config,) = [
         o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "roost-config"
     ]
-    return int(config["data"]["REQUEST_TTL_SECONDS"])
+    return {name: int(config["data"][name]) for name in ("GAME_TTL_SECONDS", "REQUEST_TTL_SECONDS")}
 
 
 def main() -> None:
@@ -327,7 +338,7 @@ def main() -> None:
     elapsed = time.monotonic() - started
     rendered = {env: render(path) for env, path in OVERLAYS.items()}
     limits = {env: maxmemory(objects) for env, objects in rendered.items()}
-    request_ttl = request_ttl_seconds(rendered["prod"])
+    ttl = ttl_settings(rendered["prod"])
     command = "python -m bench.redis_memory" + (f" --games {args.games}" if args.games != 8 else "")
     if args.players != [2, 4]:
         command += " --players " + " ".join(map(str, args.players))
@@ -356,16 +367,17 @@ def main() -> None:
         "",
         "Games one `maxmemory` holds (the manifests' settings: "
         + ", ".join(f"{env} {limits[env] / MiB:,.0f} MiB" for env in limits)
-        + "), if all are live or all finished and no stored results are pending; the "
-        "last column is the sustained Apply rate whose stored results alone (kept "
-        f"`REQUEST_TTL_SECONDS`, {request_ttl} s in the manifests) would fill the prod "
-        "maxmemory.",
+        + "), if all are live or all finished and no stored results are pending; and the "
+        "steady rate of finished games (with their Applies) that the prod maxmemory "
+        "sustains when each finished game is kept `GAME_TTL_SECONDS` "
+        f"({ttl['GAME_TTL_SECONDS']:,} s in prod) and each stored result "
+        f"`REQUEST_TTL_SECONDS` ({ttl['REQUEST_TTL_SECONDS']:,} s), games in play apart.",
         "",
         "| game | players | "
         + " | ".join(f"{env}: live | {env}: finished" for env in limits)
-        + " | Apply/s filling prod |",
-        "|---|---:|" + "---:|" * (2 * len(limits) + 1),
-        *[capacity_row(f, limits, request_ttl) for f in figures],
+        + " | prod: games/s | prod: Applies/s |",
+        "|---|---:|" + "---:|" * (2 * len(limits) + 2),
+        *[capacity_row(f, limits, ttl) for f in figures],
         "",
         "Redis holds about: live games × *live* + games finished within "
         "`GAME_TTL_SECONDS` × *finished* + Applies within `REQUEST_TTL_SECONDS` × "
