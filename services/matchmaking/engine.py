@@ -46,7 +46,14 @@ from services.matchmaking.matching import (
 from services.matchmaking.metrics import BOT_SEATS, MATCHES, QUEUE_WAIT, TICKETS
 from services.matchmaking.ratings import PlayerRating, RatingBook
 from services.matchmaking.supervisor import Supervisor
-from services.matchmaking.tickets import QUEUED, TERMINAL, TicketData, TicketRecord, TicketStore
+from services.matchmaking.tickets import (
+    QUEUED,
+    TERMINAL,
+    TicketData,
+    TicketRecord,
+    TicketStore,
+    ticket_ref,
+)
 
 TICKET_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,64}$")
@@ -245,7 +252,12 @@ class Matchmaker:
         if created:
             TICKETS.labels(req.game, "QUEUED").inc()
             self.notifier.queued[req.game].set()
-            log.info("ticket_queued", ticket_id=ticket_id, game=req.game, counts=list(counts))
+            log.info(
+                "ticket_queued",
+                ticket_ref=ticket_ref(ticket_id),
+                game=req.game,
+                counts=list(counts),
+            )
         return record, created
 
     async def locate(self, ticket_id: str) -> tuple[str, TicketRecord]:
@@ -522,6 +534,6 @@ class Matchmaker:
             game_id=created.game_id,
             players=proposal.players,
             bots=proposal.bots,
-            tickets=ids,
+            ticket_refs=[ticket_ref(ticket_id) for ticket_id in ids],
         )
         await self.supervisor.claim_and_start(game, match_id, record)

@@ -14,7 +14,7 @@ from services.core.metrics import streaming, unary
 from services.matchmaking import errors
 from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.ratings import PlayerRating
-from services.matchmaking.tickets import TicketRecord
+from services.matchmaking.tickets import TicketRecord, ticket_ref
 
 SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
 DEFAULT_PORT = 50050
@@ -87,7 +87,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     ) -> pb.EnqueueResponse:
         if not request.game:
             raise errors.invalid("game", "required")
-        bind(ticket_id=request.ticket_id, game=request.game)
+        bind(ticket_ref=ticket_ref(request.ticket_id), game=request.game)
         kind = pb.BotKind.Name(request.bot_fill.kind).removeprefix("BOT_KIND_")
         record, created = await self.engine.enqueue(
             EnqueueInput(
@@ -107,7 +107,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def WatchTicket(
         self, request: pb.WatchTicketRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchTicketResponse]:
-        bind(ticket_id=request.ticket_id)
+        bind(ticket_ref=ticket_ref(request.ticket_id))
         async for record in self.engine.watch(request.ticket_id):
             yield pb.WatchTicketResponse(ticket=self._ticket(record))
 
@@ -115,7 +115,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def GetTicket(
         self, request: pb.GetTicketRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetTicketResponse:
-        bind(ticket_id=request.ticket_id)
+        bind(ticket_ref=ticket_ref(request.ticket_id))
         _game, record = await self.engine.locate(request.ticket_id)
         return pb.GetTicketResponse(ticket=self._ticket(record))
 
@@ -123,6 +123,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def Heartbeat(
         self, request: pb.HeartbeatRequest, context: grpc.aio.ServicerContext
     ) -> pb.HeartbeatResponse:
+        bind(ticket_ref=ticket_ref(request.ticket_id))
         status, expires = await self.engine.heartbeat(request.ticket_id)
         return pb.HeartbeatResponse(
             status=pb.TicketStatus.Value(f"TICKET_STATUS_{status}"), expires_ms=expires
@@ -132,7 +133,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def Cancel(
         self, request: pb.CancelRequest, context: grpc.aio.ServicerContext
     ) -> pb.CancelResponse:
-        bind(ticket_id=request.ticket_id)
+        bind(ticket_ref=ticket_ref(request.ticket_id))
         return pb.CancelResponse(ticket=self._ticket(await self.engine.cancel(request.ticket_id)))
 
     @unary("matchmaking")

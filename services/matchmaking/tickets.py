@@ -13,6 +13,7 @@ stream, which WatchTicket and the matching loops of every process follow.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,22 @@ EXPIRED = "EXPIRED"
 FAILED = "FAILED"
 TERMINAL = frozenset({ASSIGNED, CANCELLED, EXPIRED, FAILED})
 NOTIFY_MAXLEN = "10000"
+#: Hex digits of a ticket id's SHA-256 that name the ticket in logs.
+TICKET_REF_LENGTH = 12
+
+
+def ticket_ref(ticket_id: str) -> str:
+    """How logs name a ticket: the first 12 hex digits of its id's SHA-256.
+
+    A ticket id is a bearer secret (GetTicket and WatchTicket with it return the
+    seat tokens), so no log line carries one. The reference still follows one
+    ticket through the logs, and whoever holds a ticket id finds its lines by
+    hashing it the same way. Empty for an empty id.
+    """
+    if not ticket_id:
+        return ""
+    return hashlib.sha256(ticket_id.encode()).hexdigest()[:TICKET_REF_LENGTH]
+
 
 # A helper prepended to the scripts that emit notifications.
 _NOTIFY = """

@@ -96,14 +96,43 @@ def test_service_ports_are_the_fixed_ones(env: str) -> None:
         assert container_ports(find(objects, "Deployment", name)) == service_ports
 
 
+PROBE_HANDLERS = {"exec", "grpc", "httpGet", "tcpSocket"}
+
+
 @pytest.mark.parametrize("env", ENVS)
-def test_native_grpc_probes_on_the_health_service(env: str) -> None:
+def test_readiness_follows_the_grpc_health_service(env: str) -> None:
+    """The server reports NOT_SERVING while Redis is unreachable (and while it drains):
+    a native gRPC probe on the service's own health name takes the pod out of its
+    Service until it is SERVING again."""
     objects = rendered(env)
     for name, (port, proto_service) in SERVICES.items():
         server = container(find(objects, "Deployment", name))
-        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-            assert server[probe]["grpc"] == {"port": port, "service": proto_service}, (name, probe)
+        probe = server["readinessProbe"]
+        assert set(probe) & PROBE_HANDLERS == {"grpc"}, name
+        assert probe["grpc"] == {"port": port, "service": proto_service}, name
         assert container_ports(find(objects, "Deployment", name))["grpc"] == port
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_start_and_liveness_do_not_depend_on_redis(env: str) -> None:
+    """A Redis outage turns the health service NOT_SERVING; probes that restart a
+    pod (startup and liveness) must not look at it, or an outage would restart every
+    pod. They check that the gRPC port accepts connections."""
+    objects = rendered(env)
+    for name, (port, _) in SERVICES.items():
+        deployment = find(objects, "Deployment", name)
+        server = container(deployment)
+        for kind in ("startupProbe", "livenessProbe"):
+            probe = server[kind]
+            assert set(probe) & PROBE_HANDLERS == {"tcpSocket"}, (name, kind)
+            target = probe["tcpSocket"]["port"]
+            resolved = container_ports(deployment)[target] if isinstance(target, str) else target
+            assert resolved == port, (name, kind, target)
+        # Liveness gives up later than readiness: a pod leaves its Service first.
+        live, ready = server["livenessProbe"], server["readinessProbe"]
+        assert live["periodSeconds"] * live["failureThreshold"] > (
+            ready["periodSeconds"] * ready["failureThreshold"]
+        )
 
 
 @pytest.mark.parametrize("env", ENVS)
@@ -188,7 +217,6 @@ def test_prod_scales_every_service_with_an_hpa_and_a_pdb() -> None:
     assert len(hpas) == len(pdbs) == len(SERVICES)
     for name in SERVICES:
         deployment = find(objects, "Deployment", name)
-        assert deployment["spec"]["replicas"] >= 2
         hpa = next(h for h in hpas if h["spec"]["scaleTargetRef"]["name"] == name)
         assert hpa["apiVersion"] == "autoscaling/v2"
         assert hpa["spec"]["scaleTargetRef"] == {
@@ -207,6 +235,28 @@ def test_prod_scales_every_service_with_an_hpa_and_a_pdb() -> None:
                 other_labels = pod_template(other)["metadata"]["labels"]
                 assert not selector_matches(covering[0]["spec"]["selector"], other_labels)
         assert covering[0]["spec"].get("maxUnavailable") == 1
+        # Unready pods (all of them during a Redis outage) never block a node drain.
+        assert covering[0]["spec"]["unhealthyPodEvictionPolicy"] == "AlwaysAllow"
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_an_apply_never_resets_an_autoscaled_replica_count(env: str) -> None:
+    """A Deployment that an HPA scales carries no spec.replicas: applying the
+    manifests would otherwise set it back to that count until the autoscaler
+    acts again. Deployments without an autoscaler state their count."""
+    objects = rendered(env)
+    scaled = {
+        h["spec"]["scaleTargetRef"]["name"]
+        for h in of_kind(objects, "HorizontalPodAutoscaler")
+        if h["spec"]["scaleTargetRef"]["kind"] == "Deployment"
+    }
+    for deployment in of_kind(objects, "Deployment"):
+        name = deployment["metadata"]["name"]
+        if name in scaled:
+            assert "replicas" not in deployment["spec"], name
+        else:
+            assert deployment["spec"]["replicas"] >= 1, name
+    assert scaled == (set(SERVICES) if env == "prod" else set())
 
 
 def test_prod_uses_a_released_image_everywhere() -> None:
