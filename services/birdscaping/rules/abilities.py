@@ -79,7 +79,8 @@ def _finish_ability(s: State) -> None:
 
 
 def tilt_targets(s: State, seat: int) -> list[int]:
-    """Upright cards in rows other than the ability card's row (Great Tit)."""
+    """Upright cards in rows other than the ability card's row (Great Tit, Bird
+    Abilities)."""
     rows = s.rows[seat]
     own = row_of(rows, s.ab_card)
     return [c for r in range(3) if r != own for c in rows[r] if not s.tilt[c]]
@@ -89,7 +90,7 @@ def tilt_targets(s: State, seat: int) -> list[int]:
 
 
 def _draw_deck(s: State, seat: int, c: int) -> bool:
-    """Robin: draw the top card(s) of the deck; an emptied deck ends the round
+    """Robin (Bird Abilities): draw the top card(s) of the deck; an emptied deck ends the round
     after the ability (AMB 8)."""
     hand = s.hands[seat]
     for _ in range(int(EFFECT[c]["n"])):
@@ -100,7 +101,7 @@ def _draw_deck(s: State, seat: int, c: int) -> bool:
 
 
 def _look_keep(s: State, seat: int, c: int) -> bool:
-    """Woodpecker: look at the top cards of the deck, keep some, the rest go face
+    """Woodpecker (Bird Abilities): look at the top cards of the deck, keep some, the rest go face
     up to the discard pile."""
     effect = EFFECT[c]
     look = []
@@ -117,7 +118,7 @@ def _look_keep(s: State, seat: int, c: int) -> bool:
 
 
 def _take_discard_top(s: State, seat: int, c: int) -> bool:
-    """Common Blackbird: take the top card(s) of the discard pile."""
+    """Common Blackbird (Bird Abilities): take the top card(s) of the discard pile."""
     hand = s.hands[seat]
     for _ in range(int(EFFECT[c]["n"])):
         if s.discard:
@@ -127,7 +128,7 @@ def _take_discard_top(s: State, seat: int, c: int) -> bool:
 
 
 def _tilt_other(s: State, seat: int, c: int) -> bool:
-    """Great Tit: tilt (without activating) an upright card of another row."""
+    """Great Tit (Bird Abilities): tilt (without activating) an upright card of another row."""
     s.ab_card = c
     if not tilt_targets(s, seat):
         s.ab_card = -1
@@ -138,7 +139,7 @@ def _tilt_other(s: State, seat: int, c: int) -> bool:
 
 
 def _draft_offer(s: State, seat: int, c: int) -> bool:
-    """Common Kingfisher: draft from the bird offer, replenished afterwards."""
+    """Common Kingfisher (Bird Abilities): draft from the bird offer, replenished afterwards."""
     if not s.offer:
         return False
     s.ab_card = c
@@ -148,7 +149,7 @@ def _draft_offer(s: State, seat: int, c: int) -> bool:
 
 
 def _opponent_untilt(s: State, seat: int, c: int) -> bool:
-    """Eurasian Sparrowhawk: the opponent untilts a tilted card of their choice;
+    """Eurasian Sparrowhawk (Bird Abilities): the opponent untilts a tilted card of their choice;
     no effect in solo (Solo Mode: effects on the other player are ignored)."""
     if s.players == 1 and AFFECTS_OPPONENT[c]:
         return False
@@ -162,7 +163,7 @@ def _opponent_untilt(s: State, seat: int, c: int) -> bool:
 
 
 def _draw_then_discard(s: State, seat: int, c: int) -> bool:
-    """Dunnock: draw the top card of the deck, then discard from the hand."""
+    """Dunnock (Bird Abilities): draw the top card of the deck, then discard from the hand."""
     effect = EFFECT[c]
     hand = s.hands[seat]
     for _ in range(int(effect["draw"])):
@@ -194,12 +195,13 @@ if set(WHEN_ACTIVATED) != WHEN_ACTIVATED_OPS:  # pragma: no cover - a new op in 
 
 
 def legal_keep(s: State, seat: int) -> list[Action]:
-    """Woodpecker: keep any of the cards looked at."""
+    """Woodpecker (Bird Abilities): keep any of the cards looked at."""
     return [A.ABILITY_KEEP[seat][c] for c in s.look]
 
 
 def ability_keep(s: State, seat: int, action: Action) -> None:
-    """Woodpecker: keep a card looked at; the rest go face up to the discard pile."""
+    """Woodpecker (Bird Abilities): keep a card looked at; the rest go face up to
+    the discard pile."""
     c = ID[action.args[0][1]]
     s.look.remove(c)
     s.hands[seat].append(c)
@@ -212,12 +214,12 @@ def ability_keep(s: State, seat: int, action: Action) -> None:
 
 
 def legal_tilt(s: State, seat: int) -> list[Action]:
-    """Great Tit: tilt any upright card of another row."""
+    """Great Tit (Bird Abilities): tilt any upright card of another row."""
     return [A.ABILITY_TILT[c] for c in tilt_targets(s, seat)]
 
 
 def ability_tilt(s: State, seat: int, action: Action) -> None:
-    """Great Tit: tilt the card chosen, without activating it (section 4)
+    """Great Tit (Bird Abilities): tilt the card chosen, without activating it (section 4)
     Important Terms, Tilt)."""
     s.tilt[ID[action.args[0][1]]] = 1
     s.ab_left -= 1
@@ -227,12 +229,12 @@ def ability_tilt(s: State, seat: int, action: Action) -> None:
 
 
 def legal_take_offer(s: State, seat: int) -> list[Action]:
-    """Common Kingfisher: take any offer card."""
+    """Common Kingfisher (Bird Abilities): take any offer card."""
     return [A.ABILITY_TAKE_OFFER[c] for c in s.offer]
 
 
 def ability_take_offer(s: State, seat: int, action: Action) -> None:
-    """Common Kingfisher: take the offer card chosen; the offer is replenished
+    """Common Kingfisher (Bird Abilities): take the offer card chosen; the offer is replenished
     afterwards."""
     c = ID[action.args[0][1]]
     s.offer.remove(c)
@@ -246,12 +248,12 @@ def ability_take_offer(s: State, seat: int, action: Action) -> None:
 
 
 def legal_discard(s: State, seat: int) -> list[Action]:
-    """Dunnock: discard any hand card."""
+    """Dunnock (Bird Abilities): discard any hand card."""
     return [A.ABILITY_DISCARD[c] for c in s.hands[seat]]
 
 
 def ability_discard(s: State, seat: int, action: Action) -> None:
-    """Dunnock: discard the card chosen."""
+    """Dunnock (Bird Abilities): discard the card chosen."""
     c = ID[action.args[0][1]]
     s.hands[seat].remove(c)
     s.discard.append(c)
@@ -262,12 +264,12 @@ def ability_discard(s: State, seat: int, action: Action) -> None:
 
 
 def legal_opponent_untilt(s: State, seat: int) -> list[Action]:
-    """Eurasian Sparrowhawk: the opponent untilts any of their tilted cards."""
+    """Eurasian Sparrowhawk (Bird Abilities): the opponent untilts any of their tilted cards."""
     return [A.OPPONENT_UNTILT[c] for row in s.rows[seat] for c in row if s.tilt[c]]
 
 
 def opponent_untilt(s: State, seat: int, action: Action) -> None:
-    """Eurasian Sparrowhawk: the opponent's card is untilted, giving nothing
+    """Eurasian Sparrowhawk (Bird Abilities): the opponent's card is untilted, giving nothing
     (section 4) Important Terms, Untilt)."""
     s.tilt[ID[action.args[0][1]]] = 0
     s.ab_left -= 1

@@ -48,8 +48,8 @@ def draft_discard(s: State, seat: int, action: Action) -> None:
 
 
 def draft_spend(s: State, seat: int, action: Action) -> None:
-    """Pay by spending a tilted Pond card (any number of them, never with a
-    hand card too)."""
+    """Draft Cards, payment 2: spend a tilted Pond card (any number of them, never
+    with a hand card too)."""
     c = ID[action.args[0][1]]
     s.draft_left += curious_yield(s, seat, c)
     s.tilt[c] = 0
@@ -57,7 +57,7 @@ def draft_spend(s: State, seat: int, action: Action) -> None:
 
 
 def draft_spend_done(s: State, seat: int, action: Action) -> None:
-    """Stop spending Pond cards and start taking cards."""
+    """Draft Cards: stop spending Pond cards and start taking cards."""
     _continue(s)
 
 
@@ -93,7 +93,8 @@ def draft_stop(s: State, seat: int, action: Action) -> None:
 
 
 def _continue(s: State) -> None:
-    """Another pick while curious birds remain and there is a card to take."""
+    """Draft Cards: another pick while curious birds remain and a card is left to
+    take (AMB 6)."""
     if s.draft_left <= 0 or not (s.offer or s.discard or s.deck):
         _finish(s)
     else:

@@ -33,9 +33,9 @@ from services.core.engine import Action
 
 
 def to_act(s: State) -> list[int]:
-    """Seats that must decide now: both seats in the Initial Draft (simultaneous),
-    the player in solo setup, else the seat whose turn it is (the opponent when
-    a Sparrowhawk asks it to untilt)."""
+    """Seats that must decide now: both seats in The Initial Draft (simultaneous),
+    the player in Solo Mode setup, else the seat whose turn it is (How to Play;
+    the opponent when a Sparrowhawk asks it to untilt)."""
     phase = s.phase
     if phase == PLAY:
         if s.step == S_OUNTILT:

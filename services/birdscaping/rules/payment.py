@@ -233,13 +233,14 @@ def _settle_discards(s: State) -> None:
 
 
 def legal_order(s: State, seat: int) -> list[Action]:
-    """Any pending discard may go on the pile next."""
+    """Any pending discard may go on the pile next (Discarding Cards and
+    Replenishing the Bird Offer)."""
     return [A.ORDER[c] for c in s.pend]
 
 
 def order_discard(s: State, seat: int, action: Action) -> None:
     """Put one of the action's discards on the pile; the last one follows by
-    itself (section 3) Discarding Cards: "in an order of your choosing")."""
+    itself (section 3) Discarding Cards and Replenishing the Bird Offer)."""
     c = ID[action.args[0][1]]
     s.pend.remove(c)
     s.discard.append(c)

@@ -19,12 +19,12 @@ from services.birdscaping.rules.state import State
 
 
 def in_tableau(rows: list[list[int]], card: int) -> bool:
-    """Is ``card`` in any row of this tableau?"""
+    """Is ``card`` in any row of this tableau (Player Tableaus)?"""
     return card in rows[0] or card in rows[1] or card in rows[2]
 
 
 def row_of(rows: list[list[int]], card: int) -> int:
-    """The row holding ``card`` in this tableau, or -1."""
+    """The row holding ``card`` in this tableau, or -1 (Player Tableaus)."""
     for r in range(3):
         if card in rows[r]:
             return r
