@@ -7,7 +7,7 @@ from typing import Any
 
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID, KEY, N_CARDS, ROW_ENUM, ROWS
-from services.birdscaping.rules.engine import PLAY, S_CHOOSE, State
+from services.birdscaping.rules.state import PLAY, S_CHOOSE, State
 from services.core.engine import Action, Rng
 
 ROW_ALIASES = {name: ROW_ENUM[i] for i, name in enumerate(ROWS)}

@@ -26,7 +26,8 @@ from services.birdscaping.rules.cards import (
     SCORING_OPS,
     WHEN_ACTIVATED_OPS,
 )
-from services.birdscaping.rules.engine import ability_points, hand_limit, score_parts
+from services.birdscaping.rules.scoring import ability_points, score_parts
+from services.birdscaping.rules.tableau import hand_limit
 
 FILLER_OFFER = ["house_sparrow", "eurasian_magpie"]
 

@@ -17,7 +17,7 @@ from birdscaping_helpers import act, all_cards_accounted, make, same_game_other_
 
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID, N_CARDS
-from services.birdscaping.rules.engine import PLAY, State
+from services.birdscaping.rules.state import PLAY, State
 from services.core.engine import Rng
 from services.core.game_service import GameServicer
 
