@@ -15,9 +15,10 @@ from services.matchmaking import errors
 from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.ratings import PlayerRating
 from services.matchmaking.tickets import TicketRecord
+from services.registry import MATCHMAKER
 
 SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
-DEFAULT_PORT = 50050
+DEFAULT_PORT = MATCHMAKER.default_port
 LEADERBOARD_DEFAULT = 20
 LEADERBOARD_MAX = 500
 
