@@ -6,6 +6,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
+# The registry of services (names, proto services, ports, player counts).
+REGISTRY := protos/roost/games.toml
 GEN    := gen
 GEN_STAMP := $(GEN)/.stamp
 
@@ -26,8 +28,9 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# Python stubs and .pyi type stubs are generated, never edited by hand.
-$(GEN_STAMP): $(STAMP) $(PROTOS) tools/gen_protos.py
+# Python stubs, .pyi type stubs and the registry module roost.games are
+# generated, never edited by hand.
+$(GEN_STAMP): $(STAMP) $(PROTOS) $(REGISTRY) tools/gen_protos.py
 	$(PY) tools/gen_protos.py
 	touch $(GEN_STAMP)
 
@@ -52,6 +55,6 @@ bench: proto
 clean:
 	rm -rf $(GEN) $(VENV)
 
-# The four games' service.proto files come from one template (committed output).
-service-protos: $(STAMP)
+# The games' service.proto files come from one template and the registry (committed output).
+service-protos: $(STAMP) $(REGISTRY)
 	$(PY) tools/gen_service_protos.py

@@ -1,8 +1,10 @@
-"""The client-side game registry: the only per-game code of the clients.
+"""The clients' view of the registry: where each service is and how to call it.
 
-Each entry names a game, its generated proto package, its service and its
-default port. Everything else (requests, responses, stubs) is found by the
-method and field names every Roost game shares.
+The identities (name, title, proto package and service, default port, player
+counts) are those of ``roost.games``, generated from protos/roost/games.toml
+with the stubs; this module adds what a client does with them (its address,
+its generated modules, a stub). Everything else (requests, responses) is found
+by the method and field names every Roost game shares.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
+
+from roost import games as identities
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +28,25 @@ class ServiceInfo:
     service: str
     default_port: int
     modules: tuple[str, str] = ("service_pb2", "service_pb2_grpc")
+    #: Player counts a game accepts (0 for the matchmaker).
+    min_players: int = 0
+    max_players: int = 0
+
+    @classmethod
+    def of(cls, identity: identities.ServiceIdentity) -> ServiceInfo:
+        """The client entry of a registry identity."""
+        players = (0, 0)
+        if isinstance(identity, identities.GameIdentity):
+            players = (identity.min_players, identity.max_players)
+        return cls(
+            identity.name,
+            identity.title,
+            identity.package,
+            identity.service,
+            identity.default_port,
+            (f"{identity.proto_file}_pb2", f"{identity.proto_file}_pb2_grpc"),
+            *players,
+        )
 
     @property
     def full_name(self) -> str:
@@ -73,23 +96,9 @@ class MatchmakerInfo(ServiceInfo):
         return "MATCHMAKER_ADDR"
 
 
-GAMES: tuple[ServiceInfo, ...] = (
-    ServiceInfo("skygarden", "Sky Garden", "roost.skygarden.v1", "SkyGarden", 50051),
-    ServiceInfo("wingspan", "Wingspan", "roost.wingspan.v1", "Wingspan", 50052),
-    ServiceInfo("birdscaping", "Birdscaping", "roost.birdscaping.v1", "Birdscaping", 50053),
-    ServiceInfo(
-        "undertheleaves", "Under the Leaves", "roost.undertheleaves.v1", "UnderTheLeaves", 50054
-    ),
-)
+GAMES: tuple[ServiceInfo, ...] = tuple(ServiceInfo.of(g) for g in identities.GAMES)
 
-MATCHMAKER = MatchmakerInfo(
-    "matchmaking",
-    "Matchmaker",
-    "roost.matchmaking.v1",
-    "Matchmaker",
-    50050,
-    modules=("matchmaking_pb2", "matchmaking_pb2_grpc"),
-)
+MATCHMAKER: ServiceInfo = MatchmakerInfo.of(identities.MATCHMAKER)
 
 
 def game(name: str) -> ServiceInfo:

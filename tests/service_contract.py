@@ -261,6 +261,7 @@ class ServiceContract:
             described = next(iter(stub.ServerReflectionInfo(iter([symbol]))))
             assert described.file_descriptor_response.file_descriptor_proto
 
+    @pytest.mark.slow
     def test_full_random_games_through_the_service(self, client: Client) -> None:
         """Random full games of every player count run to the end through Apply."""
         for players in self.player_counts:

@@ -55,9 +55,12 @@ def _containers(value: Any, path: str, out: dict[int, str], skip: tuple[str, ...
                 _containers(getattr(value, name), f"{path}.{name}", out, skip)
 
 
-def _games(cls: type[ViewValues]) -> list[tuple[int, int]]:
+def _games(cls: type[ViewValues]) -> list[Any]:
+    """The (players, seed) games to play: the first also in make test-fast, the
+    others (more random full games) only in make test."""
     engine = cls.spec.engine
-    return [(p, s) for p in (engine.min_players, engine.max_players) for s in cls.seeds]
+    games = [(p, s) for p in (engine.min_players, engine.max_players) for s in cls.seeds]
+    return [games[0], *(pytest.param(*game, marks=pytest.mark.slow) for game in games[1:])]
 
 
 class ViewValues:

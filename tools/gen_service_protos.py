@@ -6,36 +6,42 @@ The seven RPCs and their request/response messages are the same in every game
 once, in ``tools/game_service.proto.tmpl``, and generated per game. The
 generated files are committed (they are the API other languages compile);
 ``tests/protos`` fails when one is out of date. Run: ``make service-protos``.
+
+Which games exist, and each one's service name, title and player counts, come
+from the registry, protos/roost/games.toml.
 """
 
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 from string import Template
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "tools" / "game_service.proto.tmpl"
 
-#: game package -> (proto service name, title, one-line summary)
-GAMES: dict[str, tuple[str, str, str]] = {
-    "skygarden": (
-        "SkyGarden", "Sky Garden",
-        "Sky Garden, 1 to 4 players (2 players with Lucy; solo with its targets).",
-    ),
-    "wingspan": ("Wingspan", "Wingspan (base game)", "Wingspan, base game, 2 to 5 players."),
-    "birdscaping": (
-        "Birdscaping", "Birdscaping", "Birdscaping, 2 players or solo against the AI column."
-    ),
-    "undertheleaves": ("UnderTheLeaves", "Under the Leaves", "Under the Leaves, 2 to 4 players."),
-}  # fmt: skip
+REGISTRY = ROOT / "protos" / "roost" / "games.toml"
+
+#: game name -> its entry in the registry
+GAMES: dict[str, dict[str, object]] = {
+    entry["name"]: entry for entry in tomllib.loads(REGISTRY.read_text())["games"]
+}
+
+
+def summary(entry: dict[str, object]) -> str:
+    """The one-line comment above the service: title, player counts, note."""
+    note = f"; {entry['note']}" if entry.get("note") else ""
+    return f"{entry['title']}, {entry['min_players']} to {entry['max_players']} players{note}."
 
 
 def render(game: str) -> str:
     """The service.proto text of ``game``."""
-    service, title, summary = GAMES[game]
+    entry = GAMES[game]
     template = Template(TEMPLATE.read_text())
-    return template.substitute(game=game, service=service, title=title, summary=summary)
+    return template.substitute(
+        game=game, service=entry["service"], title=entry["title"], summary=summary(entry)
+    )
 
 
 def target(game: str) -> Path:

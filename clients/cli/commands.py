@@ -138,14 +138,14 @@ def _health(address: str, service: str, timeout: float) -> str:
 def cmd_games(args: Namespace, console: Console) -> int:
     """List games and whether their services answer."""
     table = Table(title="Roost services", title_justify="left")
-    for column in ("name", "title", "address", "stubs", "health"):
+    for column in ("name", "title", "players", "address", "stubs", "health"):
         table.add_column(column)
     for info in (registry.MATCHMAKER, *registry.GAMES):
         address = info.address()
         stubs = "yes" if info.available() else "no"
-        table.add_row(
-            info.name, info.title, address, stubs, _health(address, info.full_name, args.timeout)
-        )
+        players = f"{info.min_players}-{info.max_players}" if info.max_players else ""
+        health = _health(address, info.full_name, args.timeout)
+        table.add_row(info.name, info.title, players, address, stubs, health)
     console.print(table)
     return Exit.OK
 

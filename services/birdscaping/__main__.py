@@ -1,4 +1,4 @@
-"""``python -m services.birdscaping``: serve Birdscaping (port 50053)."""
+"""``python -m services.birdscaping``: serve Birdscaping (its port in the registry)."""
 
 from services.birdscaping.service import SPEC
 from services.core.main import run_game_service

@@ -6,11 +6,15 @@ from roost.birdscaping.v1 import service_pb2, service_pb2_grpc, types_pb2
 
 from services.birdscaping.rules import ENGINE
 from services.core.game_service import GameSpec
+from services.registry import by_name
+
+#: The game's name, proto service and port, from the registry.
+IDENTITY = by_name("birdscaping")
 
 SPEC = GameSpec(
-    name="birdscaping",
-    service_name="roost.birdscaping.v1.Birdscaping",
-    default_port=50053,
+    name=IDENTITY.name,
+    service_name=IDENTITY.service_name,
+    default_port=IDENTITY.default_port,
     engine=ENGINE,
     messages=service_pb2,
     types=types_pb2,

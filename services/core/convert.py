@@ -239,6 +239,25 @@ def _varint(value: int) -> bytes:
 _ID_VARINTS.extend([b"", *(_varint(index) for index in range(1, _ID_TABLE_SIZE))])
 
 
+#: Every field the hand-written legal-list bytes (``ActionCodec.legal_wire``,
+#: ``_long_list``, ``_pieces`` and ``_entry_heads``) write, by message and field
+#: number: ``ActionRef`` in the common package, and ``LegalAction`` in every
+#: game's service package. A field added to either must be written there and
+#: listed here (or listed in ``LEGAL_WIRE_LEFT_OUT``);
+#: tests/core/test_core_legal_wire_fields.py fails until it is.
+LEGAL_WIRE_WRITES: dict[str, dict[int, str]] = {
+    "ActionRef": {1: "id", 2: "label", 3: "kind"},
+    "LegalAction": {1: "ref", 2: "action"},
+}
+
+#: Fields the legal-list bytes leave out on purpose, and who fills them.
+LEGAL_WIRE_LEFT_OUT: dict[str, dict[int, str]] = {
+    # Only with LegalRequest.with_score_preview, set by GameServicer.Legal on the
+    # parsed response after the bytes are merged.
+    "LegalAction": {3: "score_after"},
+}
+
+
 def _entry_heads(ref_tail: bytes, action_field: bytes) -> tuple[bytes, bytes, bytes]:
     """A ``LegalAction`` entry's heads (see ``ActionCodec.legal_wire``) for id 0,
     for an id of one varint byte and for one of two: each is the entry's length,

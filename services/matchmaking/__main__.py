@@ -1,4 +1,4 @@
-"""``python -m services.matchmaking``: serve the matchmaker (PORT, default 50050).
+"""``python -m services.matchmaking``: serve the matchmaker (PORT, default from the registry).
 
 Configuration: the platform's variables (``REDIS_URL``, ``REDIS_CLUSTER``,
 ``PORT``, ``METRICS_PORT``, ``LOG_LEVEL``, ``GRACE_SECONDS``, ``HOST``), the

@@ -9,6 +9,7 @@ import grpc
 from roost.matchmaking.v1 import matchmaking_pb2 as pb
 from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
 
+from services import registry
 from services.core.logging import bind
 from services.core.metrics import streaming, unary
 from services.matchmaking import errors
@@ -16,8 +17,8 @@ from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.ratings import PlayerRating
 from services.matchmaking.tickets import TicketRecord, ticket_ref
 
-SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
-DEFAULT_PORT = 50050
+SERVICE_NAME = registry.MATCHMAKER.service_name
+DEFAULT_PORT = registry.MATCHMAKER.default_port
 LEADERBOARD_DEFAULT = 20
 LEADERBOARD_MAX = 500
 

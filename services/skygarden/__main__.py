@@ -1,4 +1,4 @@
-"""``python -m services.skygarden``: serve Sky Garden (port 50051)."""
+"""``python -m services.skygarden``: serve Sky Garden (its port in the registry)."""
 
 from services.core.main import run_game_service
 from services.skygarden.service import SPEC

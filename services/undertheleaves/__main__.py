@@ -1,4 +1,4 @@
-"""``python -m services.undertheleaves``: serve Under the Leaves (port 50054)."""
+"""``python -m services.undertheleaves``: serve Under the Leaves (its port in the registry)."""
 
 from services.core.main import run_game_service
 from services.undertheleaves.service import SPEC

@@ -7,6 +7,7 @@ from typing import Any
 from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc, types_pb2
 
 from services.core.game_service import GameSpec
+from services.registry import by_name
 from services.undertheleaves.rules import ENGINE
 
 
@@ -19,10 +20,13 @@ def adapt_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+#: The game's name, proto service and port, from the registry.
+IDENTITY = by_name("undertheleaves")
+
 SPEC = GameSpec(
-    name="undertheleaves",
-    service_name="roost.undertheleaves.v1.UnderTheLeaves",
-    default_port=50054,
+    name=IDENTITY.name,
+    service_name=IDENTITY.service_name,
+    default_port=IDENTITY.default_port,
     engine=ENGINE,
     messages=service_pb2,
     types=types_pb2,

@@ -1,4 +1,4 @@
-"""``python -m services.wingspan``: serve Wingspan (port 50052)."""
+"""``python -m services.wingspan``: serve Wingspan (its port in the registry)."""
 
 from services.core.main import run_game_service
 from services.wingspan.service import SPEC

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.clients.conftest import Roost
+
+# Runs the roost CLI as a process: left out of make test-fast.
+pytestmark = pytest.mark.slow
 
 
 def test_help_lists_the_commands_and_exit_codes(offline_roost: Roost) -> None:

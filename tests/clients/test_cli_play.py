@@ -7,7 +7,12 @@ import os
 import signal
 import subprocess
 
+import pytest
+
 from tests.clients.conftest import Roost, roost_command
+
+# Runs the roost CLI and a stack of services as processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
 
 
 def test_new_then_play_against_a_background_bot(roost: Roost) -> None:

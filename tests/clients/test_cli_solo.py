@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from rich.console import Console
 from roost.common.v1 import common_pb2
 
@@ -143,6 +144,7 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+@pytest.mark.slow  # the roost CLI and a stack of services as processes
 def test_play_a_lost_solo_birdscaping_game_to_the_end(roost: Roost) -> None:
     """`roost play` of a solo Birdscaping game lost to the AI: the end screen says lost,
     with the AI's score, never "you won!"; `roost watch` of it says the same."""
@@ -158,6 +160,7 @@ def test_play_a_lost_solo_birdscaping_game_to_the_end(roost: Roost) -> None:
     assert "lost" in watched and f"against the AI's {ai}" in watched and "won!" not in watched
 
 
+@pytest.mark.slow  # the roost CLI and a stack of services as processes
 def test_play_a_won_solo_birdscaping_game_to_the_end(roost: Roost) -> None:
     """`roost play` of a solo Birdscaping game won against the AI says "you won!"."""
     line = _winning_line(21)

@@ -10,6 +10,9 @@ import pytest
 from tests.clients.conftest import Roost
 from tests.matchmaking.stack import implemented_games
 
+# Tournaments over a stack of service processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
+
 GAMES = [g.name for g in implemented_games()]
 
 

@@ -57,6 +57,7 @@ def _service_spec(name: str):
         return None
 
 
+@pytest.mark.slow  # every reader's view after every decision of random full games
 @pytest.mark.parametrize(
     ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
 )

@@ -25,6 +25,9 @@ from services.core.redis_server import free_port
 from services.core.store import game_key
 from services.registry import SERVICES
 
+# Service and launcher processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -23,6 +23,9 @@ from services.core.redis_server import free_port
 from tests.core.test_core_processes import ROOT, _wait_serving
 from tests.deploy.redis_cluster import running_redis_cluster
 
+# A Redis cluster and service processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
+
 SERVICE = "roost.undertheleaves.v1.UnderTheLeaves"
 
 

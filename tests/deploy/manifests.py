@@ -6,6 +6,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from roost import games as identities
+
 from deploy.render import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -14,15 +16,12 @@ OVERLAYS = {"dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
 LOADTEST = K8S / "loadtest"
 NAMESPACE = "roost"
 
-# name -> (gRPC port, full proto service name); fixed by the platform.
+# name -> (gRPC port, full proto service name): the registry (protos/roost/games.toml),
+# which the manifests must follow.
 SERVICES = {
-    "matchmaking": (50050, "roost.matchmaking.v1.Matchmaker"),
-    "skygarden": (50051, "roost.skygarden.v1.SkyGarden"),
-    "wingspan": (50052, "roost.wingspan.v1.Wingspan"),
-    "birdscaping": (50053, "roost.birdscaping.v1.Birdscaping"),
-    "undertheleaves": (50054, "roost.undertheleaves.v1.UnderTheLeaves"),
+    i.name: (i.default_port, i.full_name) for i in (identities.MATCHMAKER, *identities.GAMES)
 }
-GAMES = [name for name in SERVICES if name != "matchmaking"]
+GAMES = identities.names()
 METRICS_OFFSET = 1000
 APP_UID = 10001  # the USER of deploy/Dockerfile
 

@@ -25,9 +25,11 @@ from tests.deploy.redis_cluster import (
     stop_redis_cluster,
 )
 
-pytestmark = pytest.mark.skipif(
-    find_server_binary() is None, reason="no redis-server/valkey-server binary"
-)
+# A Redis cluster of processes: left out of make test-fast.
+pytestmark = [
+    pytest.mark.skipif(find_server_binary() is None, reason="no redis-server/valkey-server binary"),
+    pytest.mark.slow,
+]
 
 # The shape of the store's compare-and-set: check the version, write the
 # state, append the event; all keys of one game, so one slot.

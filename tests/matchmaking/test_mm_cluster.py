@@ -16,6 +16,9 @@ from services.registry import by_name
 from tests.matchmaking.mmclient import MmClient
 from tests.matchmaking.stack import FAST_MM, implemented_games, redis_cluster, start
 
+# A Redis cluster, matchmakers and game services as processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
+
 
 async def _play(seat: BotSeat) -> list:
     pool = BotPool()

@@ -18,6 +18,9 @@ from tests.matchmaking.mmclient import MmClient, UtlClient
 from tests.matchmaking.stack import Stack
 from tests.service_contract import error_reason
 
+# Matchmakers and game services as processes: left out of make test-fast.
+pytestmark = pytest.mark.slow
+
 ASSIGNED = pb.TICKET_STATUS_ASSIGNED
 
 

@@ -22,7 +22,8 @@ from services.birdscaping.rules.cards import KEY, NAME
 from services.birdscaping.rules.engine import State
 from services.core.engine import Action, Rng
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 
 def draft_at_pick(pick: int, seed: int = 8) -> State:

@@ -20,7 +20,8 @@ from services.undertheleaves.service import SPEC
 from tests.harness import game_server
 from tests.service_contract import Client, error_reason
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 
 def _stored(raw: redis.Redis, game_id: str) -> tuple[object, ...]:

@@ -29,7 +29,8 @@ from services.core.store import events_key
 from services.undertheleaves.service import SPEC
 from tests.service_contract import error_reason
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 MODULE = "services.undertheleaves"
 SERVICE = SPEC.service_name

@@ -20,7 +20,8 @@ from services.skygarden.rules import data as D
 from services.skygarden.rules.hidden import events_revealed
 from tests.skygarden.skygarden_helpers import act, hidden_variant, random_game_states, undealt
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 ALL_CARDS = set(range(len(D.EVENT_IDS)))
 

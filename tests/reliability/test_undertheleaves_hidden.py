@@ -21,7 +21,8 @@ from services.undertheleaves.rules.hidden import unseen_tiles
 from tests.undertheleaves.undertheleaves_builder import random_decisions, with_other_bag
 from tests.view_values import _containers
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 #: Caches of view values (read-only dicts and lists shared by design between views).
 VIEW_CACHES = ("view_cache", "view_parts", "totals_cache")

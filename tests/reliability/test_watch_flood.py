@@ -11,7 +11,8 @@ import pytest
 from bench.watch_scale import run_level, start_service
 from services.core.redis_server import start_local_redis
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 
 def test_thousands_of_streams_on_thousands_of_games_take_a_fixed_number_of_connections() -> None:

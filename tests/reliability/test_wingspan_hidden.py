@@ -23,7 +23,8 @@ from services.wingspan.rules.hidden import clone
 from tests.wingspan.test_wingspan_invariants import _check
 from tests.wingspan.wingspan_helpers import E, bird, owl_decision
 
-pytestmark = pytest.mark.reliability
+# Random games, floods and faults: left out of make test-fast.
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 SEATS_AND_SPECTATOR = (0, 1, 2, None)
 

@@ -12,9 +12,7 @@ from services.wingspan.rules import cards
 from services.wingspan.rules.cards import (
     BONUS_ELIG,
     BONUS_NAME,
-    BONUS_PER_BIRD,
     BONUS_STATIC,
-    BONUS_TIERS,
     COST,
     FLOCKING,
     GOAL_CAT,
@@ -77,51 +75,124 @@ def _place_many(s, seat, birds):
         put(s, seat, b, h)
 
 
-def _expected(k, count):
-    if BONUS_PER_BIRD[k]:
-        return BONUS_PER_BIRD[k] * count
-    pts = 0
-    for low, p in BONUS_TIERS[k]:
-        if count >= low:
-            pts = p
-    return pts
-
+#: Hand-worked points of each static bonus card for a board holding ``count`` of
+#: its birds, read off the printed cards ("2-3 birds: 3, 4+ birds: 7" pays 0 for
+#: 0-1 birds, 3 for 2-3 and 7 for 4 or more; "2 per bird" pays twice the count).
+#: A count appears only where the board can hold that many (Forester, Prairie
+#: Manager and Wetland Scientist birds live in one habitat: 5 at most).
+PRINTED_POINTS: dict[str, dict[int, int]] = {
+    # "2-3 birds: 3 / 4+ birds: 7"
+    "Anatomist": {0: 0, 1: 0, 2: 3, 3: 3, 4: 7, 6: 7},
+    "Cartographer": {0: 0, 1: 0, 2: 3, 3: 3, 4: 7, 6: 7},
+    "Viticulturalist": {0: 0, 1: 0, 2: 3, 3: 3, 4: 7, 6: 7},
+    # "2-3 birds: 3 / 4+ birds: 8"
+    "Fishery Manager": {0: 0, 1: 0, 2: 3, 3: 3, 4: 8, 6: 8},
+    "Prairie Manager": {0: 0, 1: 0, 2: 3, 3: 3, 4: 8, 5: 8},
+    # "3-4 birds: 4 / 5 birds: 8"
+    "Forester": {0: 0, 2: 0, 3: 4, 4: 4, 5: 8},
+    # "3-4 birds: 3 / 5 birds: 7"
+    "Wetland Scientist": {0: 0, 2: 0, 3: 3, 4: 3, 5: 7},
+    # "4-5 birds: 3 / 6+ birds: 6"
+    "Large Bird Specialist": {0: 0, 3: 0, 4: 3, 5: 3, 6: 6, 8: 6},
+    "Passerine Specialist": {0: 0, 3: 0, 4: 3, 5: 3, 6: 6, 8: 6},
+    "Photographer": {0: 0, 3: 0, 4: 3, 5: 3, 6: 6, 8: 6},
+    # "4-5 birds: 4 / 6+ birds: 7"
+    "Enclosure Builder": {0: 0, 3: 0, 4: 4, 5: 4, 6: 7, 8: 7},
+    "Nest Box Builder": {0: 0, 3: 0, 4: 4, 5: 4, 6: 7, 8: 7},
+    "Platform Builder": {0: 0, 3: 0, 4: 4, 5: 4, 6: 7, 8: 7},
+    "Wildlife Gardener": {0: 0, 3: 0, 4: 4, 5: 4, 6: 7, 8: 7},
+    # "5-6 birds: 3 / 7+ birds: 6"
+    "Backyard Birder": {0: 0, 4: 0, 5: 3, 6: 3, 7: 6, 9: 6},
+    # "5-7 birds: 3 / 8+ birds: 7"
+    "Bird Feeder": {0: 0, 4: 0, 5: 3, 7: 3, 8: 7, 10: 7},
+    # "2 per bird"
+    "Bird Counter": {0: 0, 1: 2, 3: 6, 5: 10},
+    "Falconer": {0: 0, 1: 2, 3: 6, 5: 10},
+    "Food Web Expert": {0: 0, 1: 2, 3: 6, 5: 10},
+    "Historian": {0: 0, 1: 2, 3: 6, 5: 10},
+    "Omnivore Specialist": {0: 0, 1: 2, 3: 6, 5: 10},
+    "Rodentologist": {0: 0, 1: 2, 3: 6, 5: 10},
+}
 
 STATIC = [BONUS_NAME[k] for k in range(NBONUS) if BONUS_STATIC[k]]
 
 
-@pytest.mark.parametrize("name", STATIC)
-def test_static_bonus_card_scoring(name):
-    """Each static card: count its eligible birds; tiers pay the highest tier
-    reached, per-bird cards pay per bird, below the first tier pays 0."""
-    k = BONUS_NAME.index(name)
+def test_every_static_card_has_hand_worked_points():
+    assert sorted(PRINTED_POINTS) == sorted(STATIC)
+
+
+def _board_with(k: int, count: int):
+    """A fresh board holding ``count`` birds that count for static card ``k`` and
+    one that does not, with ``k`` as seat 0's only bonus card."""
     elig = [b for b in range(N_BASE) if BONUS_ELIG[k][b]]
     other = [b for b in range(N_BASE) if not BONUS_ELIG[k][b]]
-    counts = sorted({0, 1, *(low for low, _ in BONUS_TIERS[k]), 3})
-    for count in counts:
-        s = fresh()
-        # fit eligible birds into rows with room (forest-only cards stop at 5)
-        chosen = []
-        room = {0: 5, 1: 5, 2: 5}
-        for b in elig:
-            if len(chosen) == count:
-                break
-            h = next((h for h in HABS[b] if room[h]), None)
-            if h is not None:
-                room[h] -= 1
-                chosen.append(b)
-        if len(chosen) < count:
-            continue
-        _place_many(s, 0, chosen)
-        filler = next(b for b in other if any(len(s.rows[0][h]) < 5 for h in HABS[b]))
-        _place_many(s, 0, [filler])
-        s.bonus[0] = [k]
-        assert bonus_count(s, 0, k) == count
-        assert bonus_points(k, count) == _expected(k, count)
-        s.phase = 2
-        from services.wingspan.rules import ENGINE
+    s = fresh()
+    chosen = []
+    room = {0: 5, 1: 5, 2: 5}
+    for b in elig:
+        if len(chosen) == count:
+            break
+        h = next((h for h in HABS[b] if room[h]), None)
+        if h is not None:
+            room[h] -= 1
+            chosen.append(b)
+    assert len(chosen) == count, "the board cannot hold that many"
+    _place_many(s, 0, chosen)
+    filler = next(b for b in other if any(len(s.rows[0][h]) < 5 for h in HABS[b]))
+    _place_many(s, 0, [filler])
+    s.bonus[0] = [k]
+    return s
 
-        assert ENGINE.score(s).seats[0].categories["bonus_cards"] == _expected(k, count)
+
+@pytest.mark.parametrize("name", STATIC)
+def test_static_bonus_card_scoring(name):
+    """Each static card pays what its printed ladder says for the birds that count:
+    the highest tier reached, or so much per bird; below the first tier, 0."""
+    from services.wingspan.rules import ENGINE
+
+    k = BONUS_NAME.index(name)
+    for count, points in PRINTED_POINTS[name].items():
+        s = _board_with(k, count)
+        assert bonus_count(s, 0, k) == count
+        assert bonus_points(k, count) == points, (name, count)
+        s.phase = 2
+        assert ENGINE.score(s).seats[0].categories["bonus_cards"] == points, (name, count)
+
+
+def test_an_end_position_worked_by_hand():
+    """A whole score sheet (rulebook, End of game: birds, bonus cards, end-of-round
+    goals, eggs, food on cards, tucked cards), worked out from the printed cards.
+
+    Forest: Barn Owl (5 points, 1 egg, 2 cached rodents), American Robin (1 point,
+    flocking, 2 tucked cards). Grassland: Canada Goose (3 points, flocking,
+    2 eggs, 4 tucked cards). Wetland: Bald Eagle (9 points, 1 egg), Mallard
+    (0 points, 3 eggs). Bonus card Bird Counter, "2 per bird with a flocking
+    power": the Robin and the Goose, 4. No round goal scored.
+    Birds 5 + 1 + 3 + 9 + 0 = 18; eggs 1 + 2 + 1 + 3 = 7; food 2; tucked 2 + 4 = 6.
+    """
+    from services.wingspan.rules import ENGINE
+
+    s = fresh()
+    owl = put(s, 0, "Barn Owl", "forest", eggs=1)
+    robin = put(s, 0, "American Robin", "forest")
+    goose = put(s, 0, "Canada Goose", "grassland", eggs=2)
+    put(s, 0, "Bald Eagle", "wetland", eggs=1)
+    put(s, 0, "Mallard", "wetland", eggs=3)
+    s.cache[owl] = 2
+    s.tucked[robin] = 2
+    s.tucked[goose] = 4
+    s.bonus[0] = [BONUS_NAME.index("Bird Counter")]
+    s.phase = 2
+    sheet = ENGINE.score(s).seats[0]
+    assert sheet.categories == {
+        "birds": 18,
+        "bonus_cards": 4,
+        "goals": 0,
+        "eggs": 7,
+        "cached_food": 2,
+        "tucked_cards": 6,
+    }
+    assert sheet.total == 37
 
 
 def test_bonus_tier_examples():
