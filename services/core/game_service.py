@@ -26,7 +26,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
-from services.core import errors
+from services.core import decoding, errors
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
@@ -99,7 +99,8 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
 
     As the generated ``add_<Game>Servicer_to_server`` does (registered
     methods), except that a handler may return its response already
-    serialized: Apply assembles its reply from cached bytes.
+    serialized (Apply assembles its reply from cached bytes), and that a request
+    body which does not decode is INVALID_ARGUMENT (:func:`decoding.guard`).
     """
     short = spec.service_name.rsplit(".", 1)[1]
     service = spec.messages.DESCRIPTOR.services_by_name[short]
@@ -110,10 +111,13 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
             if method.server_streaming
             else grpc.unary_unary_rpc_method_handler
         )
-        handlers[method.name] = factory(
-            getattr(servicer, method.name),
-            request_deserializer=GetMessageClass(method.input_type).FromString,
-            response_serializer=_serialize,
+        handlers[method.name] = decoding.guard(
+            factory(
+                getattr(servicer, method.name),
+                request_deserializer=GetMessageClass(method.input_type).FromString,
+                response_serializer=_serialize,
+            ),
+            f"/{spec.service_name}/{method.name}",
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(spec.service_name, handlers),)

@@ -23,6 +23,7 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 from prometheus_client.utils import INF, floatToGoString
 
+from services.core.decoding import Undecodable, rejects_undecodable
 from services.core.errors import ServiceError
 from services.core.logging import get_logger
 
@@ -132,6 +133,8 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
             started = time.perf_counter()
             code = "OK"
             try:
+                if request.__class__ is Undecodable:  # see services.core.decoding
+                    raise request.error
                 return await handler(self, request, context)
             except ServiceError as error:
                 code = error.code.name
@@ -148,7 +151,7 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
             finally:
                 stats.record(code, time.perf_counter() - started)
 
-        return wrapper
+        return rejects_undecodable(wrapper)
 
     return decorate
 
@@ -169,6 +172,8 @@ def streaming(
             started = time.perf_counter()
             code = "OK"
             try:
+                if request.__class__ is Undecodable:  # see services.core.decoding
+                    raise request.error
                 async for item in handler(self, request, context):
                     yield item
             except ServiceError as error:
@@ -183,6 +188,6 @@ def streaming(
             finally:
                 stats.record(code, time.perf_counter() - started)
 
-        return wrapper
+        return rejects_undecodable(wrapper)
 
     return decorate
