@@ -317,8 +317,8 @@ class GameServicer:
         if any(len(n) > 64 for n in names):
             raise errors.invalid_argument("common.seat_names", "names are at most 64 characters")
         seed = common.seed or secrets.randbits(63)
-        options = self.spec.adapt_options(options_from_proto(request.options))
         try:
+            options = self.spec.adapt_options(options_from_proto(request.options))
             state = self.engine.setup(players, options, seed)
         except OptionError as exc:
             path = "common.players" if exc.field_name == "players" else f"options.{exc.field_name}"
@@ -431,6 +431,10 @@ class GameServicer:
             raise errors.invalid_argument("choice", "set action_id or action")
         elif self.codec.kind_of(request.action) is None:
             raise errors.invalid_argument("action", "no action kind set")
+        else:
+            invalid = self.codec.invalid_field(request.action)
+            if invalid is not None:
+                raise errors.invalid_argument(f"action.{invalid[0]}", invalid[1])
         return game_id
 
     @staticmethod

@@ -21,6 +21,9 @@ SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
 DEFAULT_PORT = 50050
 LEADERBOARD_DEFAULT = 20
 LEADERBOARD_MAX = 500
+#: BotKind numbers -> the engine's names (RANDOM, GREEDY; UNSPECIFIED: the default)
+BOT_KINDS = {v.number: v.name.removeprefix("BOT_KIND_") for v in pb.BotKind.DESCRIPTOR.values}
+BOT_KIND_ENUM = pb.BotKind.DESCRIPTOR.full_name
 
 
 def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Ticket:
@@ -89,7 +92,11 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
         if not request.game:
             raise errors.invalid("game", "required")
         bind(ticket_id=request.ticket_id, game=request.game)
-        kind = pb.BotKind.Name(request.bot_fill.kind).removeprefix("BOT_KIND_")
+        if request.bot_fill.kind not in BOT_KINDS:
+            raise errors.invalid(
+                "bot_fill.kind", f"{request.bot_fill.kind} is not a value of {BOT_KIND_ENUM}"
+            )
+        kind = BOT_KINDS[request.bot_fill.kind]
         record, created = await self.engine.enqueue(
             EnqueueInput(
                 ticket_id=request.ticket_id,
