@@ -27,14 +27,16 @@ from typing import Any
 
 import grpc
 import redis
+from google.protobuf import descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 from grpc_status import rpc_status
 from hypothesis import strategies as st
+from roost.matchmaking.v1 import matchmaking_pb2 as mm_pb
 
 from services.core.store import events_key, game_key
 from services.core.tokens import TOKEN_METADATA_KEY
@@ -126,19 +128,41 @@ def roost_targets() -> list[Target]:
     return out
 
 
+def reflection_services() -> list[Any]:
+    """The reflection services a server registers: ``v1alpha``, and ``v1``
+    when the platform serves it (its descriptor is then in the default pool)."""
+    services = [reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"]]
+    try:
+        importlib.import_module("services.core.reflection_v1")._register_v1_descriptor()
+    except (ImportError, AttributeError):
+        return services
+    return [*services, descriptor_pool.Default().FindServiceByName(REFLECTION_V1)]
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
 def platform_targets() -> list[Target]:
     """Health and reflection, on every server."""
     out: list[Target] = []
+    reflection = reflection_services()
     for server in [*(g.name for g in GAMES), "matchmaking"]:
         out += _service_targets(
             server, health_pb2.DESCRIPTOR.services_by_name["Health"], roost=False
         )
-        out += _service_targets(
-            server,
-            reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"],
-            roost=False,
-        )
+        for service in reflection:
+            out += _service_targets(server, service, roost=False)
     return out
+
+
+def health_implements_list() -> bool:
+    """Whether the servers' health service implements ``List`` (a subclass of
+    grpcio's servicer in :mod:`services.core.server` defines it)."""
+    server = importlib.import_module("services.core.server")
+    return any(
+        isinstance(v, type) and issubclass(v, health.HealthServicer) and "List" in vars(v)
+        for v in vars(server).values()
+    )
 
 
 # ---------------------------------------------------------------- the world
@@ -246,12 +270,12 @@ class Hint:
 
     valid: st.SearchStrategy[Any]
     edge: st.SearchStrategy[Any]
+    #: The field takes only these values, in every message.
+    only: bool = False
 
 
 #: Hints by field name.
 Hints = dict[str, Hint]
-#: Fields that take only their hint's values (bot fill).
-ONLY_HINTED = frozenset({"enabled"})
 
 
 OPTIONS_JSON = (
@@ -320,10 +344,31 @@ def hints(world: World, server: str) -> Hints:
             st.lists(names, max_size=5),
             st.lists(st.sampled_from(["a", ""]), min_size=500, max_size=501),
         ),
+        "party": Hint(
+            st.lists(names, min_size=1, max_size=2, unique=True).map(
+                lambda ids: [mm_pb.Player(player_id=i) for i in ids]
+            ),
+            st.lists(st.just(mm_pb.Player(player_id="same")), min_size=2, max_size=9),
+        ),
+        "kind": Hint(st.sampled_from([0, 1, 2]), st.sampled_from([3, 99, -1])),
         "after_ms": Hint(st.just(3_600_000), st.sampled_from([-1, 0, 2**31 - 1])),
         # Bot fill stays off: no bot games play in the background of the fuzz.
-        "enabled": Hint(st.just(False), st.just(False)),
+        "enabled": Hint(st.just(False), st.just(False), only=True),
+        **(
+            {}
+            if previews(server)
+            else {"with_score_preview": Hint(*[st.just(False)] * 2, only=True)}
+        ),
     }
+
+
+def previews(server: str) -> bool:
+    """Whether ``server``'s engine can preview scores (``Engine.determinize``;
+    the matchmaker has no such field)."""
+    if server not in {g.name for g in GAMES}:
+        return True
+    spec = importlib.import_module(f"services.{server}.service").SPEC
+    return hasattr(spec.engine, "determinize")
 
 
 def value(
@@ -338,7 +383,7 @@ def value(
         )
         return st.dictionaries(scalar(key_f), value(value_f, hint, depth - 1), max_size=3)
     hinted = hint.get(f.name)
-    if hinted is not None and (plausible or f.name in ONLY_HINTED):
+    if hinted is not None and (plausible or hinted.only):
         return hinted.valid
     one: st.SearchStrategy[Any]
     if f.message_type is not None:
