@@ -81,6 +81,23 @@ class Fleet:
         self.stored = after
         return outcome
 
+    def check_logs(self) -> int:
+        """Assert the services wrote structured JSON lines only, no traceback,
+        and at most one line per request sent; the number of lines."""
+        requests = sum(self.tally.counts.values())
+        lines = 0
+        for server, path in self.logs.items():
+            text = path.read_text(errors="replace")
+            assert "Traceback" not in text, f"{server} logged a traceback:\n{text[-3000:]}"
+            for line in filter(None, text.splitlines()):
+                try:
+                    json.loads(line)
+                except ValueError:
+                    pytest.fail(f"{server} wrote a line that is not JSON: {line[:300]}")
+                lines += 1
+        assert lines <= requests, f"{lines} log lines for {requests} requests"
+        return lines
+
 
 #: Codes a Roost service answers with a rich status (ErrorInfo in roost.games).
 RICH = {
@@ -198,6 +215,8 @@ def fleet(redis_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
         yield running
         for channel in running.channels.values():
             channel.close()
+        if running.tally.counts:  # whatever ran last: still no traceback
+            running.check_logs()
     finally:
         for proc in processes.values():
             proc.stop()
