@@ -26,6 +26,7 @@ helpers), using only public grpc API.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -108,10 +109,16 @@ async def _abort(context: grpc.aio.ServicerContext, method: str, request: Undeco
 
 
 def _abort_sync(context: Any, method: str, request: Undecodable) -> None:
-    """Abort from a sync behaviour (it runs on a worker thread, as does this)."""
+    """Abort from a sync behaviour (it runs on a worker thread, as does this).
+
+    Returns instead of raising: the worker's result may never be awaited (the
+    client can cancel meanwhile), and an exception left in it would be logged
+    with a traceback. The call is aborted all the same: grpc raises the abort
+    once the behaviour returns (or answers nothing if the client has gone)."""
     _log_rejected(method, request.error)
     status = request.error.to_status()
-    context.abort(status.code, status.details, tuple(status.trailing_metadata))
+    with contextlib.suppress(Exception):  # AbortError; or the call ended first
+        context.abort(status.code, status.details, tuple(status.trailing_metadata))
 
 
 def _unary_request(
@@ -149,6 +156,7 @@ def _unary_request(
     def sync(request: Any, context: Any) -> Any:  # runs on a worker thread
         if request.__class__ is Undecodable:
             _abort_sync(context, method, request)
+            return None
         return behaviour(request, context)
 
     return sync
@@ -195,6 +203,7 @@ def _checked_sync(requests: Any, context: Any, method: str) -> Iterator[Any]:
     for request in requests:
         if request.__class__ is Undecodable:
             _abort_sync(context, method, request)
+            return
         yield request
 
 

@@ -250,3 +250,17 @@ def test_a_status_cuts_what_a_client_sent_to_a_bounded_size() -> None:
     assert sum(len(value) for _key, value in status.trailing_metadata) < 2_000
     short = errors.ServiceError(grpc.StatusCode.NOT_FOUND, "R", "no ticket 'abc'")
     assert short.message == "no ticket 'abc'"
+
+
+def test_a_sync_abort_after_the_client_has_gone_ends_quietly() -> None:
+    """A sync behaviour's abort runs on a worker thread whose result nobody may
+    await any more (the client cancelled): it must not raise, or the exception
+    would be logged with a traceback."""
+
+    class FinishedCall:
+        def abort(self, *args: object) -> None:
+            raise RuntimeError("the call has already ended")
+
+    request = decoding.Undecodable(errors.invalid_argument("request", "does not decode"))
+    decoding._abort_sync(FinishedCall(), "/x/Y", request)  # no exception
+    assert list(decoding._aborting(FinishedCall(), "/x/Y", request)) == []

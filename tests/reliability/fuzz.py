@@ -566,9 +566,10 @@ def call(
     body: bytes,
     md: tuple[tuple[str, str], ...] = (),
     timeout: float = 10.0,
+    stream_seconds: float = STREAM_SECONDS,
 ) -> Outcome:
     """Send ``body`` to ``target`` as it is. A server stream is read for at most
-    ``STREAM_ITEMS`` responses or ``STREAM_SECONDS`` (DEADLINE_EXCEEDED then is
+    ``STREAM_ITEMS`` responses or ``stream_seconds`` (DEADLINE_EXCEEDED then is
     the client's own deadline), then cancelled by the client (counted OK)."""
     kwargs: dict[str, Any] = {"request_serializer": _identity, "response_deserializer": _identity}
     try:
@@ -577,11 +578,11 @@ def call(
             return Outcome(grpc.StatusCode.OK)
         if target.client_streaming:
             stream = channel.stream_stream(target.path, **kwargs)(
-                iter([body]), metadata=md, timeout=STREAM_SECONDS
+                iter([body]), metadata=md, timeout=stream_seconds
             )
         else:
             stream = channel.unary_stream(target.path, **kwargs)(
-                body, metadata=md, timeout=STREAM_SECONDS
+                body, metadata=md, timeout=stream_seconds
             )
         items = 0
         try:
