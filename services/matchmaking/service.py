@@ -21,8 +21,8 @@ SERVICE_NAME = "roost.matchmaking.v1.Matchmaker"
 DEFAULT_PORT = 50050
 LEADERBOARD_DEFAULT = 20
 LEADERBOARD_MAX = 500
-#: BotKind numbers -> the engine's names (RANDOM, GREEDY; UNSPECIFIED: the default)
-BOT_KINDS = {v.number: v.name.removeprefix("BOT_KIND_") for v in pb.BotKind.DESCRIPTOR.values}
+#: The numbers BotKind defines (0: the matchmaker's default)
+BOT_KINDS = frozenset(pb.BotKind.values())
 BOT_KIND_ENUM = pb.BotKind.DESCRIPTOR.full_name
 
 
@@ -89,14 +89,14 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def Enqueue(
         self, request: pb.EnqueueRequest, context: grpc.aio.ServicerContext
     ) -> pb.EnqueueResponse:
-        if not request.game:
-            raise errors.invalid("game", "required")
-        bind(ticket_id=request.ticket_id, game=request.game)
-        if request.bot_fill.kind not in BOT_KINDS:
+        if request.bot_fill.kind not in BOT_KINDS:  # an open enum: any number parses
             raise errors.invalid(
                 "bot_fill.kind", f"{request.bot_fill.kind} is not a value of {BOT_KIND_ENUM}"
             )
-        kind = BOT_KINDS[request.bot_fill.kind]
+        if not request.game:
+            raise errors.invalid("game", "required")
+        bind(ticket_id=request.ticket_id, game=request.game)
+        kind = pb.BotKind.Name(request.bot_fill.kind).removeprefix("BOT_KIND_")
         record, created = await self.engine.enqueue(
             EnqueueInput(
                 ticket_id=request.ticket_id,
