@@ -1,7 +1,7 @@
 """Fixtures of the reliability tests: every service as a real process.
 
 The four game services and a matchmaker run as ``python -m services.<name>``
-(as deployed) over the session's real Redis, with their logs at ``info``
+(as deployed) over a real Redis of their own, with their logs at ``info``
 written to files, so a test can read what an operator would read. A few live
 games per game service are the state the fuzz must leave as it is.
 """
@@ -25,15 +25,15 @@ from roost.common.v1 import common_pb2
 from roost.matchmaking.v1 import matchmaking_pb2 as mm
 from roost.matchmaking.v1 import matchmaking_pb2_grpc as mm_grpc
 
-from services.core.redis_server import free_port
+from services.core.redis_server import free_port, start_local_redis
 from services.core.tokens import TOKEN_METADATA_KEY
 from services.registry import GAMES, by_name
 from tests.matchmaking.stack import FAST_MM, ROOT, Proc, wait_healthy, with_db
 from tests.reliability import fuzz
 
-#: Redis databases of the reliability tests (other test folders use 0, 3, 5, 6).
-GAMES_DB = 8
-MATCHMAKER_DB = 9
+#: Databases of the fleet's own Redis: the games', the matchmaker's.
+GAMES_DB = 0
+MATCHMAKER_DB = 1
 #: Decisions played in the first live game of each service before the fuzz.
 OPENING_DECISIONS = 3
 
@@ -187,11 +187,15 @@ def _queue_ticket(proc: Proc) -> str:
 
 
 @pytest.fixture(scope="session")
-def fleet(redis_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
-    """Every service as a process, two live games per game service."""
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """Every service as a process, two live games per game service, over a
+    Redis of their own (a real server on a free port): the session's Redis is
+    shared with tests that kill its client connections, which the fleet's logs
+    would show."""
     logs_dir = tmp_path_factory.mktemp("reliability-logs")
-    games_url = with_db(redis_server_url, GAMES_DB)
-    mm_url = with_db(redis_server_url, MATCHMAKER_DB)
+    own_redis = start_local_redis()
+    games_url = with_db(own_redis.url, GAMES_DB)
+    mm_url = with_db(own_redis.url, MATCHMAKER_DB)
     raw = redis.Redis.from_url(games_url)
     raw.flushdb()
     redis.Redis.from_url(mm_url).flushdb()
@@ -224,6 +228,7 @@ def fleet(redis_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
         for proc in processes.values():
             proc.stop()
         raw.close()
+        own_redis.stop()
         if fuzz.TALLY.counts:
             figures = json.dumps(fuzz.TALLY.as_json(), indent=2)
             (tmp_path_factory.getbasetemp() / "fuzz_counts.json").write_text(figures)
