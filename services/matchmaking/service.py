@@ -9,7 +9,6 @@ import grpc
 from roost.matchmaking.v1 import matchmaking_pb2 as pb
 from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
 
-from services.core.decoding import tolerant_server
 from services.core.logging import bind
 from services.core.metrics import streaming, unary
 from services.matchmaking import errors
@@ -175,6 +174,5 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
 
 
 def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:
-    """Register ``servicer`` on ``server`` (a body that does not decode is
-    INVALID_ARGUMENT: :mod:`services.core.decoding`)."""
-    pb_grpc.add_MatchmakerServicer_to_server(servicer, tolerant_server(server))
+    """Register ``servicer`` on ``server``."""
+    pb_grpc.add_MatchmakerServicer_to_server(servicer, server)
