@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
-from services.core.engine import Action, ScoreBoard, SoloResult, jsonstate
+from services.core.engine import Action, OptionError, ScoreBoard, SoloResult, jsonstate
 
 _ENUM = FieldDescriptor.TYPE_ENUM
 
@@ -27,7 +27,14 @@ _ENUM = FieldDescriptor.TYPE_ENUM
 class _KindCodec:
     """Converts the args of one action kind to and from its sub-message."""
 
-    __slots__ = ("enum_by_name", "enum_by_number", "fields", "message_class", "repeated")
+    __slots__ = (
+        "enum_by_name",
+        "enum_by_number",
+        "enum_types",
+        "fields",
+        "message_class",
+        "repeated",
+    )
 
     def __init__(self, message_class: type[Message]) -> None:
         self.message_class = message_class
@@ -36,10 +43,23 @@ class _KindCodec:
         self.repeated = {f.name for f in descriptor.fields if f.is_repeated}
         self.enum_by_name: dict[str, dict[str, int]] = {}
         self.enum_by_number: dict[str, dict[int, str]] = {}
+        #: enum field name -> the enum's full name (for error messages)
+        self.enum_types: dict[str, str] = {}
         for f in descriptor.fields:
             if f.type == _ENUM:
                 self.enum_by_name[f.name] = {v.name: v.number for v in f.enum_type.values}
                 self.enum_by_number[f.name] = {v.number: v.name for v in f.enum_type.values}
+                self.enum_types[f.name] = f.enum_type.full_name
+
+    def unknown_enum(self, message: Message) -> tuple[str, int] | None:
+        """The first enum field of ``message`` holding a number its enum does not
+        define (proto3 enums are open: such a number parses), and that number."""
+        for name, known in self.enum_by_number.items():
+            value = getattr(message, name)
+            for number in value if name in self.repeated else (value,):
+                if number not in known:
+                    return name, number
+        return None
 
     def build(self, args: tuple[tuple[str, Any], ...]) -> Message:
         values: dict[str, Any] = {}
@@ -194,6 +214,20 @@ class ActionCodec:
     def kind_of(self, message: Message) -> str | None:
         """The oneof field set in ``message`` (None when empty)."""
         return message.WhichOneof("kind")
+
+    def invalid_field(self, message: Message) -> tuple[str, str] | None:
+        """Why a typed action cannot name any decision, as (field path below
+        the action, description): an enum field holding a number its enum does
+        not define. None when every value is one the proto defines."""
+        kind = message.WhichOneof("kind")
+        if kind is None:
+            return None
+        codec = self.kinds[kind]
+        found = codec.unknown_enum(getattr(message, kind))
+        if found is None:
+            return None
+        name, number = found
+        return f"{kind}.{name}", f"{number} is not a value of {codec.enum_types[name]}"
 
     def matches(self, message: Message, candidate: Action) -> bool:
         """True when ``message`` names exactly the decision ``candidate``."""
@@ -496,7 +530,9 @@ def view_to_proto_reference(view: dict[str, Any], view_class: type[Message]) -> 
 
 
 def options_from_proto(options: Message) -> dict[str, Any]:
-    """Options that were set (presence-tracked scalars, non-empty repeated)."""
+    """Options that were set (presence-tracked scalars, non-empty repeated).
+    An enum option holding a number its enum does not define raises
+    :class:`OptionError` naming the field."""
     result: dict[str, Any] = {}
     for field in options.DESCRIPTOR.fields:
         if field.is_repeated:
@@ -506,7 +542,12 @@ def options_from_proto(options: Message) -> dict[str, Any]:
         elif field.has_presence and options.HasField(field.name):
             value = getattr(options, field.name)
             if field.type == _ENUM:
-                value = field.enum_type.values_by_number[value].name
+                known = field.enum_type.values_by_number.get(value)
+                if known is None:
+                    raise OptionError(
+                        field.name, f"{value} is not a value of {field.enum_type.full_name}"
+                    )
+                value = known.name
             result[field.name] = value
     return result
 

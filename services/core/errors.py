@@ -17,6 +17,19 @@ from grpc_status import rpc_status
 
 DOMAIN = "roost.games"
 
+#: The longest message, and the longest metadata value or field description, a
+#: status carries. They may echo what a client sent (a ticket id, a game name,
+#: an option value); a huge one is cut so the status stays far inside gRPC's
+#: limit on trailing metadata (8 KiB by default: a client receiving more sees
+#: RESOURCE_EXHAUSTED instead of the error).
+MAX_MESSAGE = 300
+MAX_DETAIL = 120
+
+
+def clip(text: str, limit: int = MAX_DETAIL) -> str:
+    """``text``, cut to ``limit`` characters (marked with an ellipsis)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class ServiceError(Exception):
     """A rejected call: the status code, the ErrorReason name and details."""
@@ -30,12 +43,15 @@ class ServiceError(Exception):
         metadata: Mapping[str, str] | None = None,
         field_violations: Mapping[str, str] | None = None,
     ) -> None:
+        message = clip(message, MAX_MESSAGE)
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
-        self.metadata = dict(metadata or {})
-        self.field_violations = dict(field_violations or {})
+        self.metadata = {k: clip(v) for k, v in (metadata or {}).items()}
+        self.field_violations = {
+            clip(f): clip(d, MAX_MESSAGE) for f, d in (field_violations or {}).items()
+        }
 
     def to_status(self) -> grpc.Status:
         """The rich ``grpc.Status`` to abort a call with."""

@@ -26,7 +26,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
-from services.core import errors
+from services.core import decoding, errors
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
@@ -99,7 +99,8 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
 
     As the generated ``add_<Game>Servicer_to_server`` does (registered
     methods), except that a handler may return its response already
-    serialized: Apply assembles its reply from cached bytes.
+    serialized (Apply assembles its reply from cached bytes), and that a request
+    body which does not decode is INVALID_ARGUMENT (:func:`decoding.guard`).
     """
     short = spec.service_name.rsplit(".", 1)[1]
     service = spec.messages.DESCRIPTOR.services_by_name[short]
@@ -110,10 +111,13 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
             if method.server_streaming
             else grpc.unary_unary_rpc_method_handler
         )
-        handlers[method.name] = factory(
-            getattr(servicer, method.name),
-            request_deserializer=GetMessageClass(method.input_type).FromString,
-            response_serializer=_serialize,
+        handlers[method.name] = decoding.guard(
+            factory(
+                getattr(servicer, method.name),
+                request_deserializer=GetMessageClass(method.input_type).FromString,
+                response_serializer=_serialize,
+            ),
+            f"/{spec.service_name}/{method.name}",
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(spec.service_name, handlers),)
@@ -313,8 +317,8 @@ class GameServicer:
         if any(len(n) > 64 for n in names):
             raise errors.invalid_argument("common.seat_names", "names are at most 64 characters")
         seed = common.seed or secrets.randbits(63)
-        options = self.spec.adapt_options(options_from_proto(request.options))
         try:
+            options = self.spec.adapt_options(options_from_proto(request.options))
             state = self.engine.setup(players, options, seed)
         except OptionError as exc:
             path = "common.players" if exc.field_name == "players" else f"options.{exc.field_name}"
@@ -427,6 +431,10 @@ class GameServicer:
             raise errors.invalid_argument("choice", "set action_id or action")
         elif self.codec.kind_of(request.action) is None:
             raise errors.invalid_argument("action", "no action kind set")
+        else:
+            invalid = self.codec.invalid_field(request.action)
+            if invalid is not None:
+                raise errors.invalid_argument(f"action.{invalid[0]}", invalid[1])
         return game_id
 
     @staticmethod

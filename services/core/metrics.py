@@ -24,6 +24,7 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import INF, floatToGoString
 
 from services.core import errors
+from services.core.decoding import Undecodable, rejects_undecodable
 from services.core.errors import ServiceError
 from services.core.failures import as_service_error
 from services.core.logging import get_logger
@@ -180,6 +181,8 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
                 await _abort(context, errors.overloaded("calls_in_flight"))
             limits.calls += 1
             try:
+                if request.__class__ is Undecodable:  # see services.core.decoding
+                    raise request.error
                 return await handler(self, request, context)
             except grpc.aio.AbortError:
                 raise
@@ -192,7 +195,7 @@ def unary(service: str) -> Callable[[Callable[..., Awaitable[R]]], Callable[...,
                 limits.calls -= 1
                 stats.record(code, time.perf_counter() - started)
 
-        return wrapper
+        return rejects_undecodable(wrapper)
 
     return decorate
 
@@ -219,6 +222,8 @@ def streaming(
                 await _abort(context, errors.overloaded("streams_open"))
             limits.streams += 1
             try:
+                if request.__class__ is Undecodable:  # see services.core.decoding
+                    raise request.error
                 async for item in handler(self, request, context):
                     yield item
             except grpc.aio.AbortError:
@@ -231,6 +236,6 @@ def streaming(
                 limits.streams -= 1
                 stats.record(code, time.perf_counter() - started)
 
-        return wrapper
+        return rejects_undecodable(wrapper)
 
     return decorate

@@ -30,6 +30,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.core import reflection_v1
 from services.core.config import Settings
+from services.core.decoding import tolerant_server
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
 
@@ -164,7 +165,9 @@ async def start_server(
         # A ClusterIP Service balances per connection: aged connections rebalance.
         options.append(("grpc.max_connection_age_ms", settings.max_connection_age_seconds * 1000))
         options.append(("grpc.max_connection_age_grace_ms", 60_000))
-    server = grpc.aio.server(options=options)
+    # Every handler registered (health and reflection too) answers a body that
+    # does not decode with INVALID_ARGUMENT, not UNKNOWN and a traceback.
+    server = tolerant_server(grpc.aio.server(options=options))
     result = register(server)
     if asyncio.iscoroutine(result):
         await result

@@ -264,6 +264,8 @@ class Matchmaker:
         """The game and current record of a ticket."""
         if not ticket_id:
             raise errors.invalid("ticket_id", "required")
+        if not TICKET_ID.match(ticket_id):  # no ticket has such an id
+            raise errors.invalid("ticket_id", "8-64 letters, digits, '-' or '_'")
         game = await self.store.game_of(ticket_id)
         record = await self.store.get(game, ticket_id) if game else None
         if game is None or record is None:

@@ -21,6 +21,9 @@ SERVICE_NAME = registry.MATCHMAKER.service_name
 DEFAULT_PORT = registry.MATCHMAKER.default_port
 LEADERBOARD_DEFAULT = 20
 LEADERBOARD_MAX = 500
+#: The numbers BotKind defines (0: the matchmaker's default)
+BOT_KINDS = frozenset(pb.BotKind.values())
+BOT_KIND_ENUM = pb.BotKind.DESCRIPTOR.full_name
 
 
 def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Ticket:
@@ -86,6 +89,10 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def Enqueue(
         self, request: pb.EnqueueRequest, context: grpc.aio.ServicerContext
     ) -> pb.EnqueueResponse:
+        if request.bot_fill.kind not in BOT_KINDS:  # an open enum: any number parses
+            raise errors.invalid(
+                "bot_fill.kind", f"{request.bot_fill.kind} is not a value of {BOT_KIND_ENUM}"
+            )
         if not request.game:
             raise errors.invalid("game", "required")
         bind(ticket_ref=ticket_ref(request.ticket_id), game=request.game)
