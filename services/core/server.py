@@ -49,23 +49,26 @@ SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
-class HealthService(health.HealthServicer):
-    """grpcio-health-checking's servicer plus ``List`` (every service's status)."""
+class HealthService(health.aio.HealthServicer):
+    """grpcio-health-checking's asyncio servicer plus ``List`` (every service's
+    status). The asyncio one, because the thread-based servicer holds a worker
+    thread for every health Watch until the server stops: a few Watch calls
+    would leave none for Check, and the probes would hang."""
 
     def __init__(self) -> None:
-        super().__init__(experimental_non_blocking=True)
+        super().__init__()
         self._statuses: dict[str, int] = {}
 
-    def set(self, service: str, status: int) -> None:
+    async def set(self, service: str, status: int) -> None:
         self._statuses[service] = status
-        super().set(service, status)
+        await super().set(service, status)
 
-    def enter_graceful_shutdown(self) -> None:
+    async def enter_graceful_shutdown(self) -> None:
         for service in self._statuses:
             self._statuses[service] = NOT_SERVING
-        super().enter_graceful_shutdown()
+        await super().enter_graceful_shutdown()
 
-    def List(self, request: Any, context: Any) -> health_pb2.HealthListResponse:
+    async def List(self, request: Any, context: Any) -> health_pb2.HealthListResponse:
         return health_pb2.HealthListResponse(
             statuses={
                 name: health_pb2.HealthCheckResponse(status=status)
@@ -111,7 +114,7 @@ class StoreWatchdog:
                 else:
                     log.warning("store_unreachable", error=error)
                 for name in self.names:
-                    self.health.set(name, SERVING if ok else NOT_SERVING)
+                    await self.health.set(name, SERVING if ok else NOT_SERVING)
             await asyncio.sleep(self.interval)
 
     async def stop(self) -> None:
@@ -133,7 +136,7 @@ class RunningServer:
 
     async def drain(self, grace: float) -> None:
         """Stop taking work, end the streams, let unary calls finish, then stop."""
-        self.health.enter_graceful_shutdown()
+        await self.health.enter_graceful_shutdown()
         if self.watchdog is not None:
             await self.watchdog.stop()
         for hook in self.drain_hooks:
@@ -173,8 +176,8 @@ async def start_server(
         await result
     health_servicer = HealthService()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    health_servicer.set(service_name, SERVING)
-    health_servicer.set("", SERVING)
+    await health_servicer.set(service_name, SERVING)
+    await health_servicer.set("", SERVING)
     reflection_v1.enable((service_name, health.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{settings.host}:{settings.port}")
     if port == 0:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.core.metrics import LIMITS
 from services.core.redis_server import LocalRedis, start_local_redis
@@ -104,3 +105,19 @@ def test_calls_over_the_in_flight_cap_are_refused_at_once(own_redis: LocalRedis)
     finally:
         LIMITS.max_calls = saved
         raw.close()
+
+
+def test_health_watches_do_not_starve_health_checks(redis_server_url: str) -> None:
+    """Many open health Watch streams (anyone may open them) leave health Check
+    answering at once, so readiness probes keep working."""
+    with game_server(SPEC, redis_server_url) as server, server.channel() as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        watches = [
+            stub.Watch(health_pb2.HealthCheckRequest(service=SPEC.service_name)) for _ in range(32)
+        ]
+        for watch in watches:
+            assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=2)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        for watch in watches:
+            watch.cancel()
