@@ -40,6 +40,7 @@ async def main() -> None:
             settings,
             lambda server: add_to_server(servicer, server),
             probe=client.ping,
+            drain_hooks=(engine.end_watches,),
         )
     finally:
         await engine.stop()

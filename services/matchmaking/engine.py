@@ -31,6 +31,7 @@ from typing import Any
 import grpc
 from redis.exceptions import RedisError
 
+from services.core import errors as core_errors
 from services.core.logging import get_logger
 from services.core.store import BLOCKING_READ_MS
 from services.matchmaking import bots, errors, keys
@@ -146,6 +147,8 @@ class Matchmaker:
         self.store = TicketStore(client, settings.retention_seconds)
         self.ratings = RatingBook(client)
         self.owner = uuid.uuid4().hex
+        #: Set when the server drains: ticket watches end.
+        self.draining = False
         self.supervisor = Supervisor(self.store, self.ratings, games, self.owner, settings.lease_ms)
         self.notifier = Notifier(client)
         self.policy = WindowPolicy(
@@ -169,6 +172,14 @@ class Matchmaker:
             self._tasks.append(asyncio.create_task(self._match_loop(game)))
         self._tasks.append(asyncio.create_task(self._lease_loop()))
         log.info("matchmaker_started", owner=self.owner, games=self.games.names())
+
+    async def end_watches(self) -> None:
+        """A drain begins: every WatchTicket stream ends at once (UNAVAILABLE,
+        ``ERROR_REASON_DRAINING``) so its client resumes on another replica."""
+        self.draining = True
+        for events in list(self.notifier.waiters.values()):
+            for event in events:
+                event.set()
 
     async def stop(self) -> None:
         """Stop the loops and hand supervised games over."""
@@ -316,8 +327,12 @@ class Matchmaker:
                     yield record
                 if record.status in TERMINAL:
                     return
+                if self.draining:
+                    raise core_errors.draining()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), WATCH_RECHECK_SECONDS)
+                if self.draining:
+                    raise core_errors.draining()
         finally:
             self.notifier.unsubscribe(ticket_id, event)
 
