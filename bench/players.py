@@ -4,16 +4,20 @@ choices, retrying what a client may retry, and keeps every acknowledged Apply.""
 from __future__ import annotations
 
 import random
+import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import redis
 from roost.common.v1 import common_pb2
 
 from services.core.game_service import GameSpec
+from services.core.store import events_key
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 #: Codes a well-behaved client retries (the same request id makes it safe).
@@ -104,3 +108,54 @@ class Player:
                     Acknowledged(self.game_id, reply.version, seat, reply.event.kind)
                 )
         raise AssertionError(f"game {self.game_id} did not end in {seconds} s")
+
+
+def play_through(
+    spec: GameSpec, address: str, games: int, fault: Callable[[], None], *, seed: int = 7000,
+    seconds: float = 150,
+) -> list[Player]:  # fmt: skip
+    """Play ``games`` two-player games at once, call ``fault`` once they are
+    under way (4 Applies acknowledged per game on average), and wait for every
+    game to end. Raises the first error a player met."""
+    players = [Player(spec, address, 2, seed=seed + n) for n in range(games)]
+    errors: list[BaseException] = []
+
+    def run(player: Player) -> None:
+        try:
+            player.play(seconds=seconds)
+        except BaseException as error:  # raised below, in the caller's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in players]
+    for thread in threads:
+        thread.start()
+    while sum(len(p.acknowledged) for p in players) < 4 * games and not errors:
+        time.sleep(0.01)
+    fault()
+    for thread in threads:
+        thread.join(seconds + 30)
+    if errors:
+        raise errors[0]
+    return players
+
+
+def lost_acknowledged(url: str, players: list[Player]) -> list[Acknowledged]:
+    """Acknowledged Applies that the stored stream does not hold as acknowledged
+    (missing, or another seat's or kind's decision at that version)."""
+    raw = redis.Redis.from_url(url)
+    lost = []
+    for player in players:
+        stored = {
+            int(entry_id.split(b"-")[0]): fields
+            for entry_id, fields in raw.xrange(events_key(player.game_id))
+        }
+        for ack in player.acknowledged:
+            fields = stored.get(ack.version)
+            if (
+                fields is None
+                or fields[b"s"] != str(ack.seat).encode()
+                or fields[b"k"] != ack.kind.encode()
+            ):
+                lost.append(ack)
+    raw.close()
+    return lost

@@ -28,7 +28,6 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -37,7 +36,7 @@ import redis
 from grpc_health.v1 import health_pb2
 from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
 
-from bench.players import Player
+from bench.players import lost_acknowledged, play_through
 from bench.processes import durable_redis, service_process, wait_health
 from bench.report import machine, write_section
 from services.core.store import events_key
@@ -131,37 +130,14 @@ def faults(games: int) -> list[tuple[str, int, int, Counter[str], float]]:
                         svc.start()
                     down["seconds"] = time.monotonic() - started
 
-                players = _play(svc.address, games, fault)
-                lost = _lost(store.url, players)
+                players = play_through(SPEC, svc.address, games, fault, seed=9000, seconds=300)
+                lost = len(lost_acknowledged(store.url, players))
                 codes: Counter[str] = Counter()
                 for player in players:
                     codes.update(player.codes)
                 acknowledged = sum(len(p.acknowledged) for p in players)
                 rows.append((name, acknowledged, lost, codes, down["seconds"]))
     return rows
-
-
-def _play(address: str, games: int, fault: Callable[[], None]) -> list[Player]:
-    players = [Player(SPEC, address, 2, seed=9000 + n) for n in range(games)]
-    threads = [threading.Thread(target=p.play, kwargs={"seconds": 300}) for p in players]
-    for thread in threads:
-        thread.start()
-    while sum(len(p.acknowledged) for p in players) < 4 * games:
-        time.sleep(0.01)
-    fault()
-    for thread in threads:
-        thread.join()
-    return players
-
-
-def _lost(url: str, players: list[Player]) -> int:
-    raw = redis.Redis.from_url(url)
-    lost = 0
-    for player in players:
-        stored = {int(i.split(b"-")[0]) for i, _ in raw.xrange(events_key(player.game_id))}
-        lost += sum(ack.version not in stored for ack in player.acknowledged)
-    raw.close()
-    return lost
 
 
 def _codes(codes: Counter[str]) -> str:

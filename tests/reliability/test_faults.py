@@ -5,19 +5,16 @@ open. Real processes, real sockets, real Redis."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import grpc
 import pytest
-import redis
 from grpc_health.v1 import health_pb2
 from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc
 
-from bench.players import Player
+from bench.players import Player, lost_acknowledged, play_through
 from bench.processes import (
     durable_redis,
     health_status,
@@ -25,7 +22,6 @@ from bench.processes import (
     wait_health,
 )
 from services.core.redis_server import free_port
-from services.core.store import events_key
 from services.undertheleaves.service import SPEC
 from tests.service_contract import error_reason
 
@@ -38,45 +34,6 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 SERVING = health_pb2.HealthCheckResponse.SERVING
 #: What a client may see while a fault lasts; never INTERNAL or UNKNOWN.
 ALLOWED = {"OK", "UNAVAILABLE", "ABORTED", "DEADLINE_EXCEEDED"}
-
-
-def _play_through(address: str, fault: Callable[[], None], games: int = 6) -> list[Player]:
-    """Play ``games`` two-player games at once, inject ``fault`` once they
-    are under way, and wait for every game to end."""
-    players = [Player(SPEC, address, 2, seed=7000 + n) for n in range(games)]
-    errors: list[BaseException] = []
-
-    def run(player: Player) -> None:
-        try:
-            player.play(seconds=150)
-        except BaseException as error:  # reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=run, args=(p,)) for p in players]
-    for thread in threads:
-        thread.start()
-    while sum(len(p.acknowledged) for p in players) < 4 * games:
-        time.sleep(0.01)
-    fault()
-    for thread in threads:
-        thread.join(200)
-    assert not errors, errors
-    assert all(p.finished for p in players)
-    return players
-
-
-def _assert_nothing_acknowledged_was_lost(url: str, players: list[Player]) -> None:
-    raw = redis.Redis.from_url(url)
-    for player in players:
-        stored = {
-            int(entry_id.split(b"-")[0]): fields
-            for entry_id, fields in raw.xrange(events_key(player.game_id))
-        }
-        for ack in player.acknowledged:
-            assert ack.version in stored, f"acknowledged version {ack.version} lost"
-            assert stored[ack.version][b"s"] == str(ack.seat).encode()
-            assert stored[ack.version][b"k"] == ack.kind.encode()
-    raw.close()
 
 
 def _codes(players: list[Player]) -> Counter[str]:
@@ -101,12 +58,13 @@ def test_redis_killed_and_restarted_from_its_aof_mid_games(tmp_path: Path) -> No
             store.start()
             timings["serving"] = wait_health(svc.address, SERVICE, SERVING)
 
-        players = _play_through(svc.address, outage)
+        players = play_through(SPEC, svc.address, 6, outage)
         codes = _codes(players)
         assert codes["UNAVAILABLE"] > 0, "the outage was seen by the clients"
         assert set(codes) <= ALLOWED, codes
         assert timings["not_serving"] < 5 and timings["serving"] < 5
-        _assert_nothing_acknowledged_was_lost(store.url, players)
+        assert lost_acknowledged(store.url, players) == []
+        assert all(p.finished for p in players)
         output = svc.output()
         assert "Traceback" not in output
         assert '"event": "store_unreachable"' in output and '"event": "store_reachable"' in output
@@ -122,11 +80,12 @@ def test_a_game_service_killed_and_restarted_mid_games(tmp_path: Path) -> None:
             time.sleep(0.5)
             svc.start()
 
-        players = _play_through(svc.address, crash)
+        players = play_through(SPEC, svc.address, 6, crash)
         codes = _codes(players)
         assert codes["UNAVAILABLE"] > 0
         assert set(codes) <= ALLOWED, codes
-        _assert_nothing_acknowledged_was_lost(store.url, players)
+        assert lost_acknowledged(store.url, players) == []
+        assert all(p.finished for p in players)
 
 
 def test_a_draining_server_ends_its_watch_streams_at_once(tmp_path: Path) -> None:
