@@ -610,13 +610,14 @@ class GameServicer:
         if request.from_version < 0:
             raise errors.invalid_argument("from_version", "must not be negative")
         game_id, meta, seat = await self._caller(request, context, token_required=False)
-        stored = await self.store.load(game_id, meta)
-        if stored is None:
+        found = await self.store.version_and_status(game_id)
+        if found is None:
             raise errors.not_found(game_id)
-        if request.from_version >= stored.version and stored.status == "FINISHED":
+        version, status = found
+        if request.from_version >= version and status == "FINISHED":
             return
-        if request.from_version > stored.version:
-            raise errors.version_out_of_range(request.from_version, stored.version)
+        if request.from_version > version:
+            raise errors.version_out_of_range(request.from_version, version)
         async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
             async for batch in feed:
                 for index, event_fields in enumerate(batch):

@@ -248,6 +248,11 @@ class GameStore:
         loaded_meta = meta or GameMeta.from_json(values[3])
         return StoredGame(int(values[0]), values[1], values[2].decode(), loaded_meta)
 
+    async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
+        """The game's version and status only (None when it does not exist)."""
+        version, status = await self.client.hmget(game_key(game_id), ["version", "status"])
+        return None if version is None else (int(version), status.decode())
+
     async def load_meta(self, game_id: str) -> GameMeta | None:
         """Only the immutable part."""
         raw = await self.client.hget(game_key(game_id), "meta")
