@@ -17,9 +17,9 @@ from services.core.engine.contract import Action
 from services.core.engine.rng import Rng
 from services.wingspan.rules import acts
 from services.wingspan.rules.cards import N_BASE, NB, NBONUS
-from services.wingspan.rules.core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from services.wingspan.rules.engine import bonus_cards, deck_birds
 from services.wingspan.rules.hidden import clone
+from services.wingspan.rules.state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from tests.wingspan.test_wingspan_invariants import _check
 from tests.wingspan.wingspan_helpers import E, bird, owl_decision
 

@@ -7,7 +7,7 @@ import pytest
 from services.core.engine import Rng
 from services.wingspan.rules import ENGINE as E
 from services.wingspan.rules.cards import LIMIT, N_BASE, NB, NBONUS
-from services.wingspan.rules.core import P_PLACE
+from services.wingspan.rules.state import P_PLACE
 
 
 def _check(s, deck_size, bonus_size):

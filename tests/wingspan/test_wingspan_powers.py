@@ -40,7 +40,7 @@ from services.wingspan.rules.cards import (
     WHITE,
     WINGSPAN,
 )
-from services.wingspan.rules.core import EFFECT, ENTRY, PINK_HANDLER, WHITE_POWER
+from services.wingspan.rules.power_table import EFFECT, ENTRY, PINK_HANDLER, WHITE_POWER
 
 # ------------------------------------------------------------ birds per template
 BIRDS = {

@@ -18,7 +18,7 @@ from services.wingspan.rules.cards import (
     NB,
     POWERFUL,
 )
-from services.wingspan.rules.core import affordable, payments
+from services.wingspan.rules.payment import affordable, payments
 
 
 def _setup_done(s):

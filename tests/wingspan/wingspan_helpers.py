@@ -7,14 +7,9 @@ from collections.abc import Callable
 from services.core.engine.contract import Action
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import BIRD_BY_NAME, FOOD_NAMES, HAB_NAMES, NB
-from services.wingspan.rules.core import (
-    D_TURN,
-    P_END_TURN,
-    P_ROW,
-    State,
-    advance,
-    habitat_of,
-)
+from services.wingspan.rules.dispatch import advance
+from services.wingspan.rules.state import D_TURN, P_END_TURN, P_ROW, State
+from services.wingspan.rules.supply import habitat_of
 
 E = ENGINE
 

@@ -10,7 +10,7 @@ from services.core.engine import jsonstate
 from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
 from services.core.engine.rng import Rng
 
-from . import hidden, powers  # noqa: F401 - powers registers the power handlers
+from . import hidden
 from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
 from .cards import (
     BONUS_CONDITION,
@@ -38,8 +38,9 @@ from .cards import (
     TILE_GOALS,
     VP,
 )
-from .core import (
-    APPLY,
+from .dispatch import APPLY, LEGAL, advance
+from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
+from .state import (
     D_ACTIVATE,
     D_BONUS,
     D_CHOOSE_FOOD,
@@ -57,18 +58,14 @@ from .core import (
     D_TRADE,
     D_TUCK,
     DECISION_NAMES,
-    LEGAL,
     OVER,
     P_START_TURN,
     PLAY_PHASE,
     ROUND_CUBES,
     SETUP,
     State,
-    advance,
-    refill_tray,
-    roll_feeder,
 )
-from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
+from .supply import refill_tray, roll_feeder
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "goal_side": "green",

@@ -26,7 +26,7 @@ from __future__ import annotations
 from services.core.engine import jsonstate
 from services.core.engine.rng import Rng
 
-from .core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
+from .state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 
 
 def clone(s: State) -> State:

@@ -1,0 +1,136 @@
+"""Turn and round flow: the procedural tasks of the stack."""
+
+from __future__ import annotations
+
+from .cards import (
+    COLOR,
+    PINK,
+    WHITE,
+)
+from .power_table import ENTRY, PINK_HANDLER, PINK_TRIGGER, WHITE_POWER
+from .scoring import score_round_goal
+from .state import (
+    D_DISCARD_EOT,
+    D_LAY_EGG,
+    D_TURN,
+    P_END_TURN,
+    P_PINK,
+    P_START_TURN,
+    P_WHITE,
+    ROUND_CUBES,
+    State,
+)
+from .supply import (
+    refill_tray,
+)
+
+
+def run_start_turn(s: State, t: list) -> None:
+    seat = t[1]
+    s.stack.pop()
+    s.turn = seat
+    pused = s.pused
+    for b in s.pinks[seat]:
+        pused[b] = 0
+    s.stack.append([P_END_TURN, seat])
+    s.stack.append([D_TURN, seat])
+
+
+def run_end_turn(s: State, t: list) -> None:
+    seat = t[1]
+    if s.eot:
+        s.eot -= 1
+        if s.hands[seat]:
+            s.stack.append([D_DISCARD_EOT, seat])
+        return
+    s.stack.pop()
+    refill_tray(s)
+    nxt = (seat + 1) % s.n
+    if s.cubes[nxt]:
+        s.stack.append([P_START_TURN, nxt])
+        return
+    end_round(s)
+
+
+def end_round(s: State) -> None:
+    score_round_goal(s, s.round)
+    s.discard.extend(s.tray)
+    s.tray = []
+    refill_tray(s)
+    s.round += 1
+    if s.round >= 4:
+        return  # empty stack: advance() ends the game
+    s.first = (s.first + 1) % s.n
+    s.cubes = [ROUND_CUBES[s.round]] * s.n
+    s.stack.append([P_START_TURN, s.first])
+
+
+def run_row(s: State, t: list) -> None:
+    """Activate the brown powers of one row, right to left."""
+    row = s.rows[t[1]][t[2]]
+    idx = t[3]
+    if idx >= len(row):
+        idx = len(row) - 1
+    if idx <= 0:
+        s.stack.pop()
+        if idx < 0:
+            return
+    else:
+        t[3] = idx - 1
+    b = row[idx]
+    entry = ENTRY[b]
+    if entry is not None:
+        entry(s, t[1], b)
+
+
+def run_place(s: State, t: list) -> None:
+    s.stack.pop()
+    seat, b, h = t[1], t[2], t[3]
+    s.rows[seat][h].append(b)
+    color = COLOR[b]
+    if color == PINK:
+        s.pinks[seat].append(b)
+        s.pused[b] = 0
+    elif color == WHITE:
+        s.stack.append([P_WHITE, seat, b, h])
+    s.stack.append([P_PINK, seat, 1, h])
+
+
+def run_white(s: State, t: list) -> None:
+    s.stack.pop()
+    WHITE_POWER[t[2]](s, t[1], t[2], t[3])
+
+
+def run_pink(s: State, t: list) -> None:
+    """Ask the other players' pink powers matching this trigger, clockwise
+    from the active player's left (summary: 次の手番までに1回)."""
+    s.stack.pop()
+    active, trig, param = t[1], t[2], t[3]
+    if trig == 2 and not s.rodent:
+        return
+    n = s.n
+    pinks = s.pinks
+    pused = s.pused
+    tasks = []
+    for k in range(1, n):
+        p = (active + k) % n
+        for b in pinks[p]:
+            if not pused[b] and PINK_TRIGGER[b] == trig:
+                task = PINK_HANDLER[b](s, p, b, param)
+                if task is not None:
+                    tasks.append(task)
+    if tasks:
+        tasks.reverse()
+        s.stack.extend(tasks)
+
+
+def run_extra_egg(s: State, t: list) -> None:
+    s.stack.pop()
+    if s.last_egg >= 0:
+        s.stack.append([D_LAY_EGG, t[1], 1, t[2], s.last_egg, 1, -1])
+
+
+def run_draft_end(s: State, t: list) -> None:
+    s.stack.pop()
+    s.hands[t[1]].extend(s.draft)
+    s.draft = []

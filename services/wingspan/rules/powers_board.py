@@ -1,0 +1,169 @@
+"""Predators, board conditions, extra plays, repeats and pink triggers."""
+
+from __future__ import annotations
+
+from .acts import (
+    DECLINE,
+    MOVE,
+)
+from .cards import (
+    HAB_IDX,
+    HABS,
+    PARAMS,
+    RW_DIE,
+    RW_FOOD,
+    TEMPLATE,
+    TPL,
+    WINGSPAN,
+)
+from .payment import playable, start_play
+from .powers_food import _die_task
+from .state import (
+    D_ACTIVATE,
+    D_DRAW,
+    D_LAY_EGG,
+    D_MOVE,
+    D_PLAY_EXTRA,
+    D_REPEAT,
+    D_TUCK,
+    P_PINK,
+    State,
+)
+from .supply import (
+    draw_top,
+    habitat_of,
+)
+
+REPEATERS = (TPL["repeat_brown_power"], TPL["repeat_predator_power"])
+
+
+# ------------------------------------------------------------------- predators
+def pred_dice(s: State, seat: int, b: int) -> None:
+    """Roll the dice outside the feeder; any showing the food is a success."""
+    f = PARAMS[b][0]
+    below = s.rng.below
+    hit = False
+    for _ in range(5 - len(s.feeder)):
+        if below(6) == f:
+            hit = True
+    if hit:
+        s.cache[b] += 1
+        s.stack.append([P_PINK, seat, 3, 0])
+
+
+def pred_look(s: State, seat: int, b: int) -> None:
+    c = draw_top(s)
+    if c < 0:
+        return
+    if WINGSPAN[c] < PARAMS[b][0]:
+        s.tucked[b] += 1
+        s.stack.append([P_PINK, seat, 3, 0])
+    else:
+        s.discard.append(c)
+
+
+# ---------------------------------------------------------- board conditions
+def fewest(s: State, seat: int, b: int) -> None:
+    h, reward = PARAMS[b]
+    n = s.n
+    counts = [len(s.rows[p][h]) for p in range(n)]
+    low = min(counts)
+    order = [(seat + k) % n for k in range(n)]
+    for p in reversed(order):
+        if counts[p] == low:
+            if reward == RW_DIE:
+                s.stack.append(_die_task(p))
+            else:
+                s.stack.append([D_DRAW, p, 1])
+
+
+def move(s: State, seat: int, b: int) -> None:
+    rows = s.rows[seat]
+    h = habitat_of(s, seat, b)
+    if h < 0 or rows[h][-1] != b:
+        return
+    for h2 in HABS[b]:
+        if h2 != h and len(rows[h2]) < 5:
+            s.stack.append([D_MOVE, seat, b])
+            return
+
+
+def lg_move(s: State, t: list) -> list:
+    seat, b = t[1], t[2]
+    rows = s.rows[seat]
+    h = habitat_of(s, seat, b)
+    acts = [MOVE[b][h2] for h2 in HABS[b] if h2 != h and len(rows[h2]) < 5]
+    if acts:
+        acts.append(DECLINE)
+    return acts
+
+
+def ap_move(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "decline":
+        return
+    seat, b = t[1], t[2]
+    rows = s.rows[seat]
+    rows[habitat_of(s, seat, b)].remove(b)
+    rows[HAB_IDX[a.args[1][1]]].append(b)
+
+
+# ------------------------------------------------------------------------ meta
+def play_extra(s: State, seat: int, b: int, h: int) -> None:
+    hab = PARAMS[b][0]
+    s.stack.append([D_PLAY_EXTRA, seat, b, h if hab < 0 else hab])
+
+
+def lg_play_extra(s: State, t: list) -> list:
+    acts = playable(s, t[1], t[3])
+    if acts:
+        acts.append(DECLINE)
+    return acts
+
+
+def ap_play_extra(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "decline":
+        return
+    start_play(s, t[1], a.args[0][1], HAB_IDX[a.args[1][1]])
+
+
+def repeat(s: State, seat: int, b: int) -> None:
+    s.stack.append([D_REPEAT, seat, b, 1 if TEMPLATE[b] == REPEATERS[1] else 0])
+
+
+# ------------------------------------------------------------------------ pink
+def pink_lay(s: State, p: int, b: int, param: int):
+    _, nest, excl = PARAMS[b]
+    return [D_LAY_EGG, p, 1, nest, b if excl else -1, 1, b]
+
+
+def pink_play(s: State, p: int, b: int, param: int):
+    _, hab, reward, _f = PARAMS[b]
+    if param != hab:
+        return None
+    if reward == RW_FOOD:
+        return [D_ACTIVATE, p, b]
+    if s.hands[p]:
+        return [D_TUCK, p, b, 1]
+    return None
+
+
+def pink_food(s: State, p: int, b: int) -> None:
+    """Belted Kingfisher / Eastern Kingbird, once accepted."""
+    s.food[p][PARAMS[b][3]] += 1
+    s.pused[b] = 1
+
+
+def pink_rodent(s: State, p: int, b: int, param: int):
+    return [D_ACTIVATE, p, b]
+
+
+def pink_cache(s: State, p: int, b: int) -> None:
+    """Loggerhead Shrike, once accepted."""
+    s.cache[b] += 1
+    s.pused[b] = 1
+
+
+def pink_predator(s: State, p: int, b: int, param: int):
+    return _die_task(p, b)

@@ -1,0 +1,231 @@
+"""Egg, card and conversion powers (lay, draw, draft, tuck, discard for)."""
+
+from __future__ import annotations
+
+from .acts import (
+    DECLINE,
+    DRAFT,
+    KEEP_BONUS,
+    PAY_EGG,
+    tuck,
+)
+from .cards import (
+    LIMIT,
+    NEST_OK,
+    PARAMS,
+    RW_DRAW,
+    RW_EGG_ANY,
+    RW_EGG_THIS,
+    RW_FOOD,
+    RW_WILD,
+)
+from .powers_food import gate
+from .state import (
+    D_CHOOSE_FOOD,
+    D_DRAFT,
+    D_DRAW,
+    D_EGG_COST,
+    D_KEEP_BONUS,
+    D_LAY_EGG,
+    D_TUCK,
+    P_DRAFT_END,
+    P_EXTRA_EGG,
+    State,
+)
+from .supply import (
+    add_egg,
+    can_draw,
+    draw_bonus,
+    draw_top,
+)
+
+
+# ------------------------------------------------------------------------ eggs
+def lay_egg(s: State, seat: int, b: int) -> None:
+    if PARAMS[b][0]:
+        if s.eggs[b] < LIMIT[b]:
+            add_egg(s, seat, b)
+    else:
+        s.stack.append([D_LAY_EGG, seat, 1, -1, -1, 0, -1])
+
+
+def lay_each_nest(s: State, seat: int, b: int) -> None:
+    ok = NEST_OK[PARAMS[b][0]]
+    eggs = s.eggs
+    for row in s.rows[seat]:
+        for x in row:
+            if ok[x] and eggs[x] < LIMIT[x]:
+                add_egg(s, seat, x)
+
+
+def all_lay_nest(s: State, seat: int, b: int) -> None:
+    """The active player lays on one nest bird and may lay on a second one,
+    then every other player, clockwise, lays on one."""
+    nest = PARAMS[b][0]
+    n = s.n
+    st = s.stack
+    for k in range(n - 1, 0, -1):
+        st.append([D_LAY_EGG, (seat + k) % n, 1, nest, -1, 0, -1])
+    st.append([P_EXTRA_EGG, seat, nest])
+    s.last_egg = -1
+    st.append([D_LAY_EGG, seat, 1, nest, -1, 0, -1])
+
+
+# ----------------------------------------------------------------------- cards
+def draw_cards(s: State, seat: int, b: int) -> None:
+    s.stack.append([D_DRAW, seat, PARAMS[b][0]])
+
+
+def draw_eot(s: State, seat: int, b: int) -> None:
+    if not (s.tray or can_draw(s)):
+        return
+    s.eot += 1
+    s.stack.append([D_DRAW, seat, PARAMS[b][0]])
+
+
+def all_draw_deck(s: State, seat: int, b: int) -> None:
+    n = s.n
+    for k in range(n):
+        c = draw_top(s)
+        if c < 0:
+            return
+        s.hands[(seat + k) % n].append(c)
+
+
+def draft(s: State, seat: int, b: int) -> None:
+    n = s.n
+    cards = []
+    for _ in range(n + 1):
+        c = draw_top(s)
+        if c < 0:
+            break
+        cards.append(c)
+    s.draft = cards
+    st = s.stack
+    st.append([P_DRAFT_END, seat])
+    for k in range(n - 1, -1, -1):
+        st.append([D_DRAFT, (seat + k) % n])
+
+
+def lg_draft(s: State, t: list) -> list:
+    return [DRAFT[c] for c in s.draft]
+
+
+def ap_draft(s: State, t: list, a) -> None:
+    s.stack.pop()
+    c = a.args[0][1]
+    s.draft.remove(c)
+    s.hands[t[1]].append(c)
+
+
+def bonus_draw(s: State, seat: int, b: int) -> None:
+    offer = []
+    for _ in range(PARAMS[b][0]):
+        k = draw_bonus(s)
+        if k >= 0:
+            offer.append(k)
+    s.boffer = offer
+    s.stack.append([D_KEEP_BONUS, seat])
+
+
+def lg_keep_bonus(s: State, t: list) -> list:
+    return [KEEP_BONUS[k] for k in s.boffer]
+
+
+def ap_keep_bonus(s: State, t: list, a) -> None:
+    s.stack.pop()
+    k = a.args[0][1]
+    s.bonus[t[1]].append(k)
+    s.bdiscard.extend(x for x in s.boffer if x != k)
+    s.boffer = []
+
+
+def draw_all_tray(s: State, seat: int, b: int) -> None:
+    s.hands[seat].extend(s.tray)
+    s.tray = []
+
+
+# ------------------------------------------------------------------ conversions
+def egg_reward(s: State, seat: int, b: int) -> None:
+    s.stack.append([D_EGG_COST, seat, b])
+
+
+def lg_egg_cost(s: State, t: list) -> list:
+    b = t[2]
+    other = PARAMS[b][0]
+    eggs = s.eggs
+    acts = [PAY_EGG[x] for row in s.rows[t[1]] for x in row if eggs[x] and not (other and x == b)]
+    if acts:
+        acts.append(DECLINE)
+    return acts
+
+
+def ap_egg_cost(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "decline":
+        return
+    seat, b = t[1], t[2]
+    x = a.args[0][1]
+    s.eggs[x] -= 1
+    s.neggs[seat] -= 1
+    _, reward, count = PARAMS[b]
+    if reward == RW_WILD:
+        s.stack.append([D_CHOOSE_FOOD, seat, count, 31])
+    else:
+        s.stack.append([D_DRAW, seat, count])
+
+
+def food_tuck_entry(s: State, seat: int, b: int) -> None:
+    if s.food[seat][PARAMS[b][0]] and can_draw(s):
+        gate(s, seat, b)
+
+
+def food_tuck(s: State, seat: int, b: int) -> None:
+    f, count = PARAMS[b]
+    food = s.food[seat]
+    if not food[f]:
+        return
+    food[f] -= 1
+    for _ in range(count):
+        c = draw_top(s)
+        if c < 0:
+            return
+        s.tucked[b] += 1
+
+
+def tuck_then(s: State, seat: int, b: int) -> None:
+    if s.hands[seat]:
+        s.stack.append([D_TUCK, seat, b, 0])
+
+
+def lg_tuck(s: State, t: list) -> list:
+    b = t[2]
+    acts = [tuck(c, b) for c in s.hands[t[1]]]
+    if acts:
+        acts.append(DECLINE)
+    return acts
+
+
+def ap_tuck(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "decline":
+        return
+    seat, b = t[1], t[2]
+    s.hands[seat].remove(a.args[0][1])
+    s.tucked[b] += 1
+    if t[3]:  # Horned Lark (pink): the tuck is the whole power
+        s.pused[b] = 1
+        return
+    reward, mask = PARAMS[b]
+    if reward == RW_DRAW:
+        s.stack.append([D_DRAW, seat, 1])
+    elif reward == RW_FOOD:
+        if mask & (mask - 1):
+            s.stack.append([D_CHOOSE_FOOD, seat, 1, mask])
+        else:
+            s.food[seat][mask.bit_length() - 1] += 1
+    elif reward == RW_EGG_THIS:
+        if s.eggs[b] < LIMIT[b]:
+            add_egg(s, seat, b)
+    elif reward == RW_EGG_ANY:
+        s.stack.append([D_LAY_EGG, seat, 1, -1, -1, 0, -1])

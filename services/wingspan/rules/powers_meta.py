@@ -1,0 +1,55 @@
+"""Decisions that run another power: activate a power, repeat a power."""
+
+from __future__ import annotations
+
+from .acts import (
+    DECLINE,
+    REPEAT,
+    USE,
+)
+from .cards import (
+    BROWN,
+    COLOR,
+    PREDATOR,
+    TEMPLATE,
+)
+from .power_table import EFFECT
+from .powers_board import REPEATERS
+from .state import (
+    State,
+)
+from .supply import habitat_of
+
+
+def lg_activate(s: State, t: list) -> list:
+    return [USE[t[2]], DECLINE]
+
+
+def ap_activate(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "use_power":
+        EFFECT[t[2]](s, t[1], t[2])
+
+
+def lg_repeat(s: State, t: list) -> list:
+    seat, b, pred = t[1], t[2], t[3]
+    h = habitat_of(s, seat, b)
+    acts = [
+        REPEAT[x]
+        for x in s.rows[seat][h]
+        if x != b
+        and COLOR[x] == BROWN
+        and TEMPLATE[x] not in REPEATERS
+        and (not pred or PREDATOR[x])
+    ]
+    if acts:
+        acts.append(DECLINE)
+    return acts
+
+
+def ap_repeat(s: State, t: list, a) -> None:
+    s.stack.pop()
+    if a.kind == "decline":
+        return
+    x = a.args[0][1]
+    EFFECT[x](s, t[1], x)
