@@ -43,12 +43,18 @@ from .supply import (
 
 
 def lg_turn(s: State, t: list) -> list:
+    """Summary ゲームの進行: play a bird, or one of the three habitat actions."""
     acts = playable(s, t[1])
     acts.extend(TAKE_ACTION)
     return acts
 
 
 def ap_turn(s: State, t: list, a) -> None:
+    """Summary ゲームの進行: a cube is spent; playing a bird starts its costs
+    (手札の鳥カードをプレイする); a
+    habitat action takes the amount of the column the cube lands in, then queues the bonus
+    space, the main step and the row's brown powers (森林アクション, 草原アクション,
+    湿地アクション)."""
     seat = t[1]
     stack = s.stack
     stack.pop()
@@ -76,7 +82,9 @@ def ap_turn(s: State, t: list, a) -> None:
 
 
 def lg_bonus(s: State, t: list) -> list:
-    """The bonus space: discard a card / a food / an egg for one more."""
+    """The bonus space: discard a card / a food / an egg for one more.
+
+    Summary 森林アクション / 草原アクション / 湿地アクション (the bonus spaces, rules choice 5)."""
     seat, h = t[1], t[2]
     if h == 0:
         acts = [DISCARD_CARD[c] for c in s.hands[seat]]
@@ -92,6 +100,9 @@ def lg_bonus(s: State, t: list) -> list:
 
 
 def ap_bonus(s: State, t: list, a) -> None:
+    """Summary 森林アクション (bonus space, rules choice 5): the discarded card, food or egg
+    buys one
+    more of the row's main step."""
     stack = s.stack
     stack.pop()
     kind = a.kind
@@ -114,6 +125,8 @@ _DIE_MEMO: dict[int, tuple] = {}
 
 
 def _die_options(seen: int, mask: int, cache: int) -> tuple:
+    """The take-die actions for the faces showing, the foods allowed and caching (summary
+    森林アクション: a two-food face gives either)."""
     key = (seen << 5 | mask) << 1 | cache
     r = _DIE_MEMO.get(key)
     if r is None:
@@ -133,7 +146,9 @@ def _die_options(seen: int, mask: int, cache: int) -> tuple:
 
 def lg_take_die(s: State, t: list) -> list:
     """Take one die: [c, seat, remaining, mode(0 action/1 power), food mask,
-    cache bird, may skip, pink bird]."""
+    cache bird, may skip, pink bird].
+
+    Summary 森林アクション."""
     seen = 0
     for f in s.feeder:
         seen |= 1 << f
@@ -150,6 +165,9 @@ def lg_take_die(s: State, t: list) -> list:
 
 
 def ap_take_die(s: State, t: list, a) -> None:
+    """Summary 森林アクション: the die leaves the feeder, its food goes to the supply or is
+    cached on
+    the bird; taking a rodent by the action arms the rodent pink trigger (次の手番までに1回)."""
     kind = a.kind
     if kind == "reroll_feeder":
         roll_feeder(s)
@@ -177,7 +195,9 @@ def ap_take_die(s: State, t: list, a) -> None:
 
 def lg_lay_egg(s: State, t: list) -> list:
     """Lay one egg: [c, seat, remaining, nest(-1 any), excluded bird, may skip,
-    pink bird]."""
+    pink bird].
+
+    Summary 草原アクション and 卵の上限."""
     eggs = s.eggs
     nest = t[3]
     excl = t[4]
@@ -197,6 +217,7 @@ def lg_lay_egg(s: State, t: list) -> list:
 
 
 def ap_lay_egg(s: State, t: list, a) -> None:
+    """Summary 草原アクション: one egg on the chosen bird."""
     if a.kind == "decline":
         s.stack.pop()
         return
@@ -212,6 +233,7 @@ def ap_lay_egg(s: State, t: list, a) -> None:
 
 
 def lg_draw(s: State, t: list) -> list:
+    """Summary 湿地アクション: a tray card or the top of the deck."""
     acts = [DRAW_TRAY[b] for b in s.tray]
     if s.deck or s.discard:
         acts.append(DRAW_DECK)
@@ -219,6 +241,7 @@ def lg_draw(s: State, t: list) -> list:
 
 
 def ap_draw(s: State, t: list, a) -> None:
+    """Summary 湿地アクション: the chosen card goes to the hand."""
     hand = s.hands[t[1]]
     if a.kind == "draw_from_deck":
         hand.append(draw_top(s))
@@ -232,10 +255,12 @@ def ap_draw(s: State, t: list, a) -> None:
 
 
 def lg_pay_food(s: State, t: list) -> list:
+    """Summary 餌コスト: every distinct way to pay the bird."""
     return list(pay_acts(t[2], food_sig(s.food[t[1]])))
 
 
 def ap_pay_food(s: State, t: list, a) -> None:
+    """Summary 餌コスト: the chosen food goes back to the supply."""
     s.stack.pop()
     f = s.food[t[1]]
     for i, (_, c) in enumerate(a.args):
@@ -243,11 +268,13 @@ def ap_pay_food(s: State, t: list, a) -> None:
 
 
 def lg_pay_egg(s: State, t: list) -> list:
+    """Summary 手札の鳥カードをプレイする: the egg cost is paid from any bird with an egg."""
     eggs = s.eggs
     return [PAY_EGG[b] for row in s.rows[t[1]] for b in row if eggs[b]]
 
 
 def ap_pay_egg(s: State, t: list, a) -> None:
+    """Summary 手札の鳥カードをプレイする: one egg of the egg cost is removed."""
     b = a.args[0][1]
     s.eggs[b] -= 1
     s.neggs[t[1]] -= 1
@@ -257,10 +284,13 @@ def ap_pay_egg(s: State, t: list, a) -> None:
 
 
 def lg_discard_eot(s: State, t: list) -> list:
+    """Summary 能力: a draw-then-discard power discards one card at the end of the turn (rules
+    choice 11)."""
     return [DISCARD_CARD[c] for c in s.hands[t[1]]]
 
 
 def ap_discard_eot(s: State, t: list, a) -> None:
+    """Summary 能力: the end-of-turn discard (rules choice 11)."""
     s.stack.pop()
     c = a.args[0][1]
     s.hands[t[1]].remove(c)

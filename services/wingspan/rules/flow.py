@@ -26,6 +26,8 @@ from .supply import (
 
 
 def run_start_turn(s: State, t: list) -> None:
+    """Start ``seat``'s turn: its pink powers are ready again (summary 次の手番までに1回), then it
+    chooses an action (summary ゲームの進行)."""
     seat = t[1]
     s.stack.pop()
     s.turn = seat
@@ -37,6 +39,9 @@ def run_start_turn(s: State, t: list) -> None:
 
 
 def run_end_turn(s: State, t: list) -> None:
+    """End of a turn (summary ゲームの進行): end-of-turn discards owed by draw-then-discard powers
+    (rules choice 11), refill the tray (summary 湿地アクション), next seat with cubes left, or the
+    round ends."""
     seat = t[1]
     if s.eot:
         s.eot -= 1
@@ -53,6 +58,8 @@ def run_end_turn(s: State, t: list) -> None:
 
 
 def end_round(s: State) -> None:
+    """Summary ラウンド終了時の処理: score the round goal, discard and refill the tray, pass the
+    first-player marker, one cube fewer; after round 4 the game ends."""
     score_round_goal(s, s.round)
     s.discard.extend(s.tray)
     s.tray = []
@@ -66,7 +73,9 @@ def end_round(s: State) -> None:
 
 
 def run_row(s: State, t: list) -> None:
-    """Activate the brown powers of one row, right to left."""
+    """Activate the brown powers of one row, right to left.
+
+    Summary 起動時: every brown power of the row, right to left."""
     row = s.rows[t[1]][t[2]]
     idx = t[3]
     if idx >= len(row):
@@ -84,6 +93,9 @@ def run_row(s: State, t: list) -> None:
 
 
 def run_place(s: State, t: list) -> None:
+    """The bird enters its row (summary 手札の鳥カードをプレイする); then its white power
+    (summary プレイ時) and
+    the pink triggers of a bird played in that habitat (summary 次の手番までに1回)."""
     s.stack.pop()
     seat, b, h = t[1], t[2], t[3]
     s.rows[seat][h].append(b)
@@ -97,6 +109,7 @@ def run_place(s: State, t: list) -> None:
 
 
 def run_white(s: State, t: list) -> None:
+    """Summary プレイ時: the white power runs once, right after the bird is played."""
     s.stack.pop()
     WHITE_POWER[t[2]](s, t[1], t[2], t[3])
 
@@ -125,12 +138,15 @@ def run_pink(s: State, t: list) -> None:
 
 
 def run_extra_egg(s: State, t: list) -> None:
+    """Summary 能力: the active player of an all-players-lay power may lay a second egg on another
+    bird of that nest (rules choice 7)."""
     s.stack.pop()
     if s.last_egg >= 0:
         s.stack.append([D_LAY_EGG, t[1], 1, t[2], s.last_egg, 1, -1])
 
 
 def run_draft_end(s: State, t: list) -> None:
+    """Summary 能力: after a draft power, the player who used it takes the card left over."""
     s.stack.pop()
     s.hands[t[1]].extend(s.draft)
     s.draft = []

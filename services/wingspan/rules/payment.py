@@ -26,7 +26,9 @@ from .state import (
 
 def food_sig(f: list[int]) -> int:
     """The food counts, each capped at 6, packed in 15 bits (enough to decide
-    affordability and list payments: no payment uses more than 6 of a type)."""
+    affordability and list payments: no payment uses more than 6 of a type).
+
+    Summary 餌コスト."""
     a, b, c, d, e = f
     return (
         (a if a < 6 else 6)
@@ -38,6 +40,7 @@ def food_sig(f: list[int]) -> int:
 
 
 def _sig_counts(sig: int) -> list[int]:
+    """The food counts packed by :func:`food_sig` (summary 餌コスト)."""
     return [(sig >> (3 * i)) & 7 for i in range(5)]
 
 
@@ -67,7 +70,9 @@ _AFF: dict[int, bytearray] = {}
 
 
 def aff_table(sig: int) -> bytearray:
-    """Per food signature: 1 affordable, 0 not, 2 not computed yet."""
+    """Per food signature: 1 affordable, 0 not, 2 not computed yet.
+
+    Summary 餌コスト (memo of :func:`affordable`)."""
     t = _AFF.get(sig)
     if t is None:
         t = bytearray(b"\x02" * NB)
@@ -76,6 +81,8 @@ def aff_table(sig: int) -> bytearray:
 
 
 def can_afford(t: bytearray, sig: int, b: int) -> int:
+    """Affordability of bird ``b`` from table ``t`` of signature ``sig``, computed on first use
+    (summary 餌コスト)."""
     v = t[b]
     if v == 2:
         v = 1 if affordable(b, _sig_counts(sig)) else 0
@@ -84,7 +91,9 @@ def can_afford(t: bytearray, sig: int, b: int) -> int:
 
 
 def _multisets(pool: list[int], k: int, start: int = 0) -> list[list[int]]:
-    """All ways to take ``k`` tokens from ``pool`` (counts per food)."""
+    """All ways to take ``k`` tokens from ``pool`` (counts per food).
+
+    Summary 餌コスト (the any-two-for-one substitutions)."""
     if k == 0:
         return [[0] * 5]
     out = []
@@ -99,7 +108,9 @@ def _multisets(pool: list[int], k: int, start: int = 0) -> list[list[int]]:
 
 
 def payments(b: int, have: list[int]) -> list[tuple[int, ...]]:
-    """Every distinct way (counts of the five foods) to pay bird ``b``."""
+    """Every distinct way (counts of the five foods) to pay bird ``b``.
+
+    Summary 餌コスト: the printed cost, with any two food for one that is lacking."""
     mode = MODE[b]
     cost = COST[b]
     out: set[tuple[int, ...]] = set()
@@ -134,6 +145,8 @@ _PAY_ACTS: dict[int, tuple] = {}
 
 
 def pay_acts(b: int, sig: int) -> tuple:
+    """The ``pay_food`` actions of :func:`payments`, memoised by bird and food signature
+    (summary 餌コスト)."""
     key = b << 15 | sig
     t = _PAY_ACTS.get(key)
     if t is None:
@@ -143,7 +156,11 @@ def pay_acts(b: int, sig: int) -> tuple:
 
 
 def start_play(s: State, seat: int, b: int, h: int) -> None:
-    """Put the costs of playing bird ``b`` into habitat ``h`` on the stack."""
+    """Put the costs of playing bird ``b`` into habitat ``h`` on the stack.
+
+    Summary 手札の鳥カードをプレイする: food cost first, then the egg cost of the column, then
+    the bird is
+    placed."""
     s.hands[seat].remove(b)
     stack = s.stack
     stack.append([P_PLACE, seat, b, h])
@@ -155,7 +172,11 @@ def start_play(s: State, seat: int, b: int, h: int) -> None:
 
 
 def playable(s: State, seat: int, only_hab: int = -1) -> list:
-    """play_bird actions for every bird in hand that fits, with food and eggs."""
+    """play_bird actions for every bird in hand that fits, with food and eggs.
+
+    Summary 手札の鳥カードをプレイする: the bird's habitats only, a free column, the egg cost
+    and the food
+    cost affordable."""
     rows = s.rows[seat]
     neggs = s.neggs[seat]
     ok = [False, False, False]

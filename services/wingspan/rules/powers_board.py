@@ -39,7 +39,9 @@ REPEATERS = (TPL["repeat_brown_power"], TPL["repeat_predator_power"])
 
 # ------------------------------------------------------------------- predators
 def pred_dice(s: State, seat: int, b: int) -> None:
-    """Roll the dice outside the feeder; any showing the food is a success."""
+    """Roll the dice outside the feeder; any showing the food is a success.
+
+    Summary 捕食."""
     f = PARAMS[b][0]
     below = s.rng.below
     hit = False
@@ -52,6 +54,8 @@ def pred_dice(s: State, seat: int, b: int) -> None:
 
 
 def pred_look(s: State, seat: int, b: int) -> None:
+    """Summary 捕食 and 翼長: the top card is tucked if its wingspan is under the limit, else
+    discarded."""
     c = draw_top(s)
     if c < 0:
         return
@@ -64,6 +68,8 @@ def pred_look(s: State, seat: int, b: int) -> None:
 
 # ---------------------------------------------------------- board conditions
 def fewest(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: the players with the fewest birds in the habitat gain a die or a card (data:
+    ``fewest_birds_in_habitat_reward``)."""
     h, reward = PARAMS[b]
     n = s.n
     counts = [len(s.rows[p][h]) for p in range(n)]
@@ -78,6 +84,8 @@ def fewest(s: State, seat: int, b: int) -> None:
 
 
 def move(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: a rightmost bird may move to another habitat it can live in (data:
+    ``move_if_rightmost``)."""
     rows = s.rows[seat]
     h = habitat_of(s, seat, b)
     if h < 0 or rows[h][-1] != b:
@@ -89,6 +97,7 @@ def move(s: State, seat: int, b: int) -> None:
 
 
 def lg_move(s: State, t: list) -> list:
+    """Summary 起動時: the other habitats of the bird with room."""
     seat, b = t[1], t[2]
     rows = s.rows[seat]
     h = habitat_of(s, seat, b)
@@ -99,6 +108,7 @@ def lg_move(s: State, t: list) -> list:
 
 
 def ap_move(s: State, t: list, a) -> None:
+    """Summary 起動時: the bird moves to the end of the chosen row."""
     s.stack.pop()
     if a.kind == "decline":
         return
@@ -110,11 +120,13 @@ def ap_move(s: State, t: list, a) -> None:
 
 # ------------------------------------------------------------------------ meta
 def play_extra(s: State, seat: int, b: int, h: int) -> None:
+    """Summary プレイ時: play a second bird (in the habitat the card names, else the same one)."""
     hab = PARAMS[b][0]
     s.stack.append([D_PLAY_EXTRA, seat, b, h if hab < 0 else hab])
 
 
 def lg_play_extra(s: State, t: list) -> list:
+    """Summary プレイ時 and 手札の鳥カードをプレイする: a bird that fits that habitat."""
     acts = playable(s, t[1], t[3])
     if acts:
         acts.append(DECLINE)
@@ -122,6 +134,7 @@ def lg_play_extra(s: State, t: list) -> list:
 
 
 def ap_play_extra(s: State, t: list, a) -> None:
+    """Summary プレイ時: the second bird is played, costs and all."""
     s.stack.pop()
     if a.kind == "decline":
         return
@@ -129,16 +142,22 @@ def ap_play_extra(s: State, t: list, a) -> None:
 
 
 def repeat(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: repeat a brown power of this row (a predator power for Hooded Merganser;
+    rules choice 9)."""
     s.stack.append([D_REPEAT, seat, b, 1 if TEMPLATE[b] == REPEATERS[1] else 0])
 
 
 # ------------------------------------------------------------------------ pink
 def pink_lay(s: State, p: int, b: int, param: int):
+    """Summary 次の手番までに1回: when another player lays eggs, lay one egg."""
     _, nest, excl = PARAMS[b]
     return [D_LAY_EGG, p, 1, nest, b if excl else -1, 1, b]
 
 
 def pink_play(s: State, p: int, b: int, param: int):
+    """Summary 次の手番までに1回: when another player plays a bird in the habitat, gain food or
+    tuck a
+    card."""
     _, hab, reward, _f = PARAMS[b]
     if param != hab:
         return None
@@ -150,20 +169,26 @@ def pink_play(s: State, p: int, b: int, param: int):
 
 
 def pink_food(s: State, p: int, b: int) -> None:
-    """Belted Kingfisher / Eastern Kingbird, once accepted."""
+    """Belted Kingfisher / Eastern Kingbird, once accepted.
+
+    Summary 次の手番までに1回."""
     s.food[p][PARAMS[b][3]] += 1
     s.pused[b] = 1
 
 
 def pink_rodent(s: State, p: int, b: int, param: int):
+    """Summary 次の手番までに1回: when another player gains a rodent, cache one."""
     return [D_ACTIVATE, p, b]
 
 
 def pink_cache(s: State, p: int, b: int) -> None:
-    """Loggerhead Shrike, once accepted."""
+    """Loggerhead Shrike, once accepted.
+
+    Summary 次の手番までに1回."""
     s.cache[b] += 1
     s.pused[b] = 1
 
 
 def pink_predator(s: State, p: int, b: int, param: int):
+    """Summary 次の手番までに1回 and 捕食: when another player's predator succeeds, gain a die."""
     return _die_task(p, b)

@@ -42,6 +42,7 @@ from .supply import (
 
 # ------------------------------------------------------------------------ eggs
 def lay_egg(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: lay an egg on this bird or on any bird (data: ``lay_egg``; 卵の上限)."""
     if PARAMS[b][0]:
         if s.eggs[b] < LIMIT[b]:
             add_egg(s, seat, b)
@@ -50,6 +51,7 @@ def lay_egg(s: State, seat: int, b: int) -> None:
 
 
 def lay_each_nest(s: State, seat: int, b: int) -> None:
+    """Summary プレイ時: an egg on each of your birds with that nest (巣のタイプ; 卵の上限)."""
     ok = NEST_OK[PARAMS[b][0]]
     eggs = s.eggs
     for row in s.rows[seat]:
@@ -60,7 +62,9 @@ def lay_each_nest(s: State, seat: int, b: int) -> None:
 
 def all_lay_nest(s: State, seat: int, b: int) -> None:
     """The active player lays on one nest bird and may lay on a second one,
-    then every other player, clockwise, lays on one."""
+    then every other player, clockwise, lays on one.
+
+    Summary 起動時 (rules choice 7)."""
     nest = PARAMS[b][0]
     n = s.n
     st = s.stack
@@ -73,10 +77,12 @@ def all_lay_nest(s: State, seat: int, b: int) -> None:
 
 # ----------------------------------------------------------------------- cards
 def draw_cards(s: State, seat: int, b: int) -> None:
+    """Summary 能力: draw cards (tray or deck, as the wetland action)."""
     s.stack.append([D_DRAW, seat, PARAMS[b][0]])
 
 
 def draw_eot(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: draw, then discard at the end of the turn (rules choice 11)."""
     if not (s.tray or can_draw(s)):
         return
     s.eot += 1
@@ -84,6 +90,8 @@ def draw_eot(s: State, seat: int, b: int) -> None:
 
 
 def all_draw_deck(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: every player draws the top card of the deck, clockwise from the active
+    player."""
     n = s.n
     for k in range(n):
         c = draw_top(s)
@@ -93,6 +101,8 @@ def all_draw_deck(s: State, seat: int, b: int) -> None:
 
 
 def draft(s: State, seat: int, b: int) -> None:
+    """Summary プレイ時: deal one card more than the players; each picks one in turn, the user takes
+    the last."""
     n = s.n
     cards = []
     for _ in range(n + 1):
@@ -108,10 +118,12 @@ def draft(s: State, seat: int, b: int) -> None:
 
 
 def lg_draft(s: State, t: list) -> list:
+    """Summary プレイ時: the draft's cards left."""
     return [DRAFT[c] for c in s.draft]
 
 
 def ap_draft(s: State, t: list, a) -> None:
+    """Summary プレイ時: the drafted card goes to the hand."""
     s.stack.pop()
     c = a.args[0][1]
     s.draft.remove(c)
@@ -119,6 +131,7 @@ def ap_draft(s: State, t: list, a) -> None:
 
 
 def bonus_draw(s: State, seat: int, b: int) -> None:
+    """Summary プレイ時: draw bonus cards, keep one."""
     offer = []
     for _ in range(PARAMS[b][0]):
         k = draw_bonus(s)
@@ -129,10 +142,12 @@ def bonus_draw(s: State, seat: int, b: int) -> None:
 
 
 def lg_keep_bonus(s: State, t: list) -> list:
+    """Summary プレイ時: the bonus cards offered."""
     return [KEEP_BONUS[k] for k in s.boffer]
 
 
 def ap_keep_bonus(s: State, t: list, a) -> None:
+    """Summary プレイ時: keep one bonus card, discard the others."""
     s.stack.pop()
     k = a.args[0][1]
     s.bonus[t[1]].append(k)
@@ -141,16 +156,19 @@ def ap_keep_bonus(s: State, t: list, a) -> None:
 
 
 def draw_all_tray(s: State, seat: int, b: int) -> None:
+    """Summary プレイ時: take every card of the tray."""
     s.hands[seat].extend(s.tray)
     s.tray = []
 
 
 # ------------------------------------------------------------------ conversions
 def egg_reward(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: discard an egg for food or cards (data: ``discard_egg_for_reward``)."""
     s.stack.append([D_EGG_COST, seat, b])
 
 
 def lg_egg_cost(s: State, t: list) -> list:
+    """Summary 起動時: an egg from any bird (from another bird when the card says so)."""
     b = t[2]
     other = PARAMS[b][0]
     eggs = s.eggs
@@ -161,6 +179,7 @@ def lg_egg_cost(s: State, t: list) -> list:
 
 
 def ap_egg_cost(s: State, t: list, a) -> None:
+    """Summary 起動時: the egg is discarded, the reward queued."""
     s.stack.pop()
     if a.kind == "decline":
         return
@@ -176,11 +195,14 @@ def ap_egg_cost(s: State, t: list, a) -> None:
 
 
 def food_tuck_entry(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: asked only when the food is held and a card can be drawn (rules choice 7)."""
     if s.food[seat][PARAMS[b][0]] and can_draw(s):
         gate(s, seat, b)
 
 
 def food_tuck(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: discard a food to tuck cards from the deck (data:
+    ``discard_food_tuck_from_deck``)."""
     f, count = PARAMS[b]
     food = s.food[seat]
     if not food[f]:
@@ -194,11 +216,14 @@ def food_tuck(s: State, seat: int, b: int) -> None:
 
 
 def tuck_then(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: tuck a card from the hand, then the reward (data:
+    ``tuck_from_hand_then``)."""
     if s.hands[seat]:
         s.stack.append([D_TUCK, seat, b, 0])
 
 
 def lg_tuck(s: State, t: list) -> list:
+    """Summary 起動時 / 次の手番までに1回: any card of the hand."""
     b = t[2]
     acts = [tuck(c, b) for c in s.hands[t[1]]]
     if acts:
@@ -207,6 +232,7 @@ def lg_tuck(s: State, t: list) -> list:
 
 
 def ap_tuck(s: State, t: list, a) -> None:
+    """Summary 起動時: the card is tucked behind the bird, then the card's reward."""
     s.stack.pop()
     if a.kind == "decline":
         return

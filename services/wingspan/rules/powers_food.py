@@ -32,16 +32,20 @@ from .supply import (
 # ------------------------------------------------------------ shared decisions
 def gate(s: State, seat: int, b: int) -> None:
     """Ask whether to use a power that could also help the opponents or cost
-    something (decline is always possible: every power is optional)."""
+    something (decline is always possible: every power is optional).
+
+    Summary 能力 (every power may be skipped; rules choice 7)."""
     s.stack.append([D_ACTIVATE, seat, b])
 
 
 def lg_choose_food(s: State, t: list) -> list:
+    """Summary 能力: gain one food of the types the power allows, from the supply."""
     mask = t[3]
     return [CHOOSE_FOOD[f] for f in range(5) if mask >> f & 1]
 
 
 def ap_choose_food(s: State, t: list, a) -> None:
+    """Summary 能力: the chosen food from the supply."""
     s.food[t[1]][FOOD_IDX[a.args[0][1]]] += 1
     t[2] -= 1
     if t[2] <= 0:
@@ -49,23 +53,30 @@ def ap_choose_food(s: State, t: list, a) -> None:
 
 
 def _die_task(p: int, pink: int = -1) -> list:
-    """Gain any one die from the feeder (may be declined)."""
+    """Gain any one die from the feeder (may be declined).
+
+    Summary 森林アクション (the reroll rule holds for powers too)."""
     return [D_TAKE_DIE, p, 1, 1, 31, -1, 1, pink]
 
 
 # ------------------------------------------------------------------------ food
 def gain_supply(s: State, seat: int, b: int) -> None:
+    """Summary 起動時 / プレイ時: gain food from the supply (data: ``gain_food_supply``)."""
     f, count = PARAMS[b]
     s.food[seat][f] += count
 
 
 def all_gain_supply(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: every player gains one food from the supply (data:
+    ``all_players_gain_food_supply``)."""
     f = PARAMS[b][0]
     for food in s.food:
         food[f] += 1
 
 
 def gain_feeder(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: gain one die of the listed foods from the feeder, maybe cached (data:
+    ``gain_food_feeder``)."""
     mask, may_cache = PARAMS[b]
     s.stack.append([D_TAKE_DIE, seat, 1, 1, mask, b if may_cache else -1, 1, -1])
 
@@ -76,7 +87,9 @@ def gain_all_feeder(s: State, seat: int, b: int) -> None:
     first, but the reroll rule of summary ② holds here as for any food gained
     from the feeder: when one face is left the player may reroll all five
     dice first (a ``D_FEEDER_ALL`` decision; otherwise the dice are taken at
-    once, nothing to decide)."""
+    once, nothing to decide).
+
+    Summary 森林アクション."""
     if may_reroll(s.feeder):
         s.stack.append([D_FEEDER_ALL, seat, b])
     else:
@@ -85,7 +98,9 @@ def gain_all_feeder(s: State, seat: int, b: int) -> None:
 
 def lg_feeder_all(s: State, t: list) -> list:
     """[D_FEEDER_ALL, seat, bird]: take the dice as they are, or reroll first
-    while one face is left (rerolling may be repeated, as for a single die)."""
+    while one face is left (rerolling may be repeated, as for a single die).
+
+    Summary 森林アクション."""
     b = t[2]
     acts = [gain_all(b, PARAMS[b][0])]
     if may_reroll(s.feeder):
@@ -94,6 +109,7 @@ def lg_feeder_all(s: State, t: list) -> list:
 
 
 def ap_feeder_all(s: State, t: list, a) -> None:
+    """Summary 森林アクション: reroll first, or take every die of the food."""
     if a.kind == "reroll_feeder":
         roll_feeder(s)
         return
@@ -103,16 +119,20 @@ def ap_feeder_all(s: State, t: list, a) -> None:
 
 
 def each_player_die(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: each player gains a die from the feeder, starting with the player chosen
+    (data: ``each_player_gain_die_choose_start``)."""
     s.stack.append([D_CHOOSE_PLAYER, seat, b])
 
 
 def lg_choose_player(s: State, t: list) -> list:
+    """Summary 起動時: which player starts taking dice."""
     acts = list(CHOOSE_PLAYER[: s.n])
     acts.append(DECLINE)
     return acts
 
 
 def ap_choose_player(s: State, t: list, a) -> None:
+    """Summary 起動時: each player, clockwise from the chosen one, takes a die."""
     s.stack.pop()
     if a.kind == "decline":
         return
@@ -123,14 +143,17 @@ def ap_choose_player(s: State, t: list, a) -> None:
 
 
 def cache_supply(s: State, seat: int, b: int) -> None:
+    """Summary 能力: cache food from the supply on this bird (data: ``cache_food_supply``)."""
     s.cache[b] += PARAMS[b][1]
 
 
 def trade(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: trade one food for another (data: ``trade_food_supply``)."""
     s.stack.append([D_TRADE, seat, b])
 
 
 def lg_trade(s: State, t: list) -> list:
+    """Summary 起動時: any food held for any other type."""
     f = s.food[t[1]]
     acts = [TRADE[g][k] for g in range(5) if f[g] for k in range(5) if k != g]
     if acts:
@@ -139,6 +162,7 @@ def lg_trade(s: State, t: list) -> list:
 
 
 def ap_trade(s: State, t: list, a) -> None:
+    """Summary 起動時: the traded food."""
     s.stack.pop()
     if a.kind == "decline":
         return
@@ -148,4 +172,5 @@ def ap_trade(s: State, t: list, a) -> None:
 
 
 def gain_die_any(s: State, seat: int, b: int) -> None:
+    """Summary 起動時: gain one die of any face from the feeder (data: ``gain_die_feeder_any``)."""
     s.stack.append(_die_task(seat))

@@ -22,16 +22,19 @@ from .supply import habitat_of
 
 
 def lg_activate(s: State, t: list) -> list:
+    """Summary 能力: use the power or skip it."""
     return [USE[t[2]], DECLINE]
 
 
 def ap_activate(s: State, t: list, a) -> None:
+    """Summary 能力: the power runs only if used."""
     s.stack.pop()
     if a.kind == "use_power":
         EFFECT[t[2]](s, t[1], t[2])
 
 
 def lg_repeat(s: State, t: list) -> list:
+    """Summary 起動時 (rules choice 9): another brown power of the row."""
     seat, b, pred = t[1], t[2], t[3]
     h = habitat_of(s, seat, b)
     acts = [
@@ -48,6 +51,7 @@ def lg_repeat(s: State, t: list) -> list:
 
 
 def ap_repeat(s: State, t: list, a) -> None:
+    """Summary 起動時 (rules choice 9): the chosen power runs again, for its own bird."""
     s.stack.pop()
     if a.kind == "decline":
         return
