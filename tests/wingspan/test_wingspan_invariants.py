@@ -20,7 +20,7 @@ def _check(s, deck_size, bonus_size):
         assert all(f >= 0 for f in s.food[p])
     for b in boards:
         assert 0 <= s.eggs[b] <= LIMIT[b]
-    limbo = [t[2] for t in s.stack if t[0] == P_PLACE]
+    limbo = [t.bird for t in s.stack if t.code == P_PLACE]
     cards = (
         list(s.deck)
         + list(s.discard)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.wingspan.rules import dispatch, power_table, state
+from services.wingspan.rules import dispatch, power_table, power_tasks, state, tasks
 from services.wingspan.rules.cards import BROWN, COLOR, NB, PINK, TEMPLATES, WHITE
 
 RULES = Path(dispatch.__file__).resolve().parent
@@ -101,6 +101,7 @@ def test_dispatch_tables_cover_every_task_code() -> None:
     assert set(dispatch.RUNNERS) == procedural
     assert set(dispatch.DECISIONS) == decisions
     assert set(state.DECISION_NAMES) == decisions
+    assert set(power_tasks.RECORD_OF) == procedural | decisions
     assert all(dispatch.RUN[c] for c in procedural)
     assert all(dispatch.LEGAL[c] and dispatch.APPLY[c] for c in decisions)
 
@@ -145,3 +146,20 @@ def test_functions_named_by_the_doc_exist() -> None:
         assert hasattr(owner, attr), f"{head}.{attr}"
         checked += 1
     assert checked >= 5
+
+
+def test_tasks_are_stored_as_the_arrays_of_their_fields() -> None:
+    """A task record is stored as ``[code, seat, *fields]`` and read back as
+    the same record (stored games keep decoding)."""
+    take = tasks.TakeDie(2, remaining=3, by_power=0)
+    assert take.row() == (state.D_TAKE_DIE, 2, 3, 0, 31, -1, 0, -1)
+    for record in (
+        take,
+        tasks.START_TURN[1],
+        tasks.pink_trigger(0, 1, 2),
+        power_tasks.Tuck(1, 7, 1),
+    ):
+        back = power_tasks.as_task(list(record.row()))
+        assert type(back) is type(record) and back.row() == record.row()
+    with pytest.raises(AttributeError):
+        tasks.START_TURN[0].seat = 1  # shared between states: never changed

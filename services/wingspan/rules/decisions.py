@@ -18,21 +18,19 @@ from .cards import (
     DUAL,
     FACE_IDX,
     FOOD_IDX,
+    FOREST,
+    GRASSLAND,
     HAB_IDX,
     LIMIT,
     NEST_OK,
     RODENT,
+    TRIG_FOOD,
+    TRIG_LAY,
 )
 from .payment import food_sig, pay_acts, playable, start_play
 from .state import (
     AMOUNT,
     BONUS_COL,
-    D_BONUS,
-    D_DRAW,
-    D_LAY_EGG,
-    D_TAKE_DIE,
-    P_PINK,
-    P_ROW,
     State,
 )
 from .supply import (
@@ -40,22 +38,35 @@ from .supply import (
     roll_feeder,
     take_die,
 )
+from .tasks import (
+    ActivateRow,
+    BonusSpace,
+    ChooseTurn,
+    DiscardEndOfTurn,
+    Draw,
+    LayEgg,
+    PayEgg,
+    PayFood,
+    TakeDie,
+    bonus_space,
+    pink_trigger,
+)
 
 
-def lg_turn(s: State, t: list) -> list:
+def lg_turn(s: State, t: ChooseTurn) -> list:
     """Summary ゲームの進行: play a bird, or one of the three habitat actions."""
-    acts = playable(s, t[1])
+    acts = playable(s, t.seat)
     acts.extend(TAKE_ACTION)
     return acts
 
 
-def ap_turn(s: State, t: list, a) -> None:
+def ap_turn(s: State, t: ChooseTurn, a) -> None:
     """Summary ゲームの進行: a cube is spent; playing a bird starts its costs
     (手札の鳥カードをプレイする); a
     habitat action takes the amount of the column the cube lands in, then queues the bonus
     space, the main step and the row's brown powers (森林アクション, 草原アクション,
     湿地アクション)."""
-    seat = t[1]
+    seat = t.seat
     stack = s.stack
     stack.pop()
     s.cubes[seat] -= 1
@@ -67,28 +78,28 @@ def ap_turn(s: State, t: list, a) -> None:
     col = len(s.rows[seat][h])
     amt = AMOUNT[h][col]
     if col:
-        stack.append([P_ROW, seat, h, col - 1])
-    if h == 0:
+        stack.append(ActivateRow(seat, h, col - 1))
+    if h == FOREST:
         s.rodent = 0
-        stack.append([P_PINK, seat, 2, 0])
-        stack.append([D_TAKE_DIE, seat, amt, 0, 31, -1, 0, -1])
-    elif h == 1:
-        stack.append([P_PINK, seat, 0, 0])
-        stack.append([D_LAY_EGG, seat, amt, -1, -1, 0, -1])
+        stack.append(pink_trigger(seat, TRIG_FOOD))
+        stack.append(TakeDie(seat, remaining=amt, by_power=0))
+    elif h == GRASSLAND:
+        stack.append(pink_trigger(seat, TRIG_LAY))
+        stack.append(LayEgg(seat, remaining=amt))
     else:
-        stack.append([D_DRAW, seat, amt])
+        stack.append(Draw(seat, remaining=amt))
     if BONUS_COL[col]:
-        stack.append([D_BONUS, seat, h])
+        stack.append(bonus_space(seat, h))
 
 
-def lg_bonus(s: State, t: list) -> list:
+def lg_bonus(s: State, t: BonusSpace) -> list:
     """The bonus space: discard a card / a food / an egg for one more.
 
     Summary 森林アクション / 草原アクション / 湿地アクション (the bonus spaces, rules choice 5)."""
-    seat, h = t[1], t[2]
-    if h == 0:
+    seat, h = t.seat, t.habitat
+    if h == FOREST:
         acts = [DISCARD_CARD[c] for c in s.hands[seat]]
-    elif h == 1:
+    elif h == GRASSLAND:
         f = s.food[seat]
         acts = [DISCARD_FOOD[i] for i in range(5) if f[i]]
     else:
@@ -99,7 +110,7 @@ def lg_bonus(s: State, t: list) -> list:
     return acts
 
 
-def ap_bonus(s: State, t: list, a) -> None:
+def ap_bonus(s: State, t: BonusSpace, a) -> None:
     """Summary 森林アクション (bonus space, rules choice 5): the discarded card, food or egg
     buys one
     more of the row's main step."""
@@ -108,7 +119,7 @@ def ap_bonus(s: State, t: list, a) -> None:
     kind = a.kind
     if kind == "decline":
         return
-    seat = t[1]
+    seat = t.seat
     v = a.args[0][1]
     if kind == "discard_card":
         s.hands[seat].remove(v)
@@ -118,7 +129,7 @@ def ap_bonus(s: State, t: list, a) -> None:
     else:
         s.eggs[v] -= 1
         s.neggs[seat] -= 1
-    stack[-1][2] += 1
+    stack[-1].remaining += 1  # the row's main step, under the bonus space
 
 
 _DIE_MEMO: dict[int, tuple] = {}
@@ -144,27 +155,26 @@ def _die_options(seen: int, mask: int, cache: int) -> tuple:
     return r
 
 
-def lg_take_die(s: State, t: list) -> list:
-    """Take one die: [c, seat, remaining, mode(0 action/1 power), food mask,
-    cache bird, may skip, pink bird].
+def lg_take_die(s: State, t: TakeDie) -> list:
+    """Take one die (the fields: :class:`tasks.TakeDie`).
 
     Summary 森林アクション."""
     seen = 0
     for f in s.feeder:
         seen |= 1 << f
-    acts = list(_die_options(seen, t[4], 1 if t[5] >= 0 else 0))
+    acts = list(_die_options(seen, t.food_mask, 1 if t.cache_bird >= 0 else 0))
     if seen and not (seen & (seen - 1)):
         # may_reroll inlined (hot path): one face left (one die, or all dice
         # alike), so the player may reroll before taking
         acts.append(REROLL)
     elif not acts:
         return acts
-    if t[6]:
+    if t.may_decline:
         acts.append(DECLINE)
     return acts
 
 
-def ap_take_die(s: State, t: list, a) -> None:
+def ap_take_die(s: State, t: TakeDie, a) -> None:
     """Summary 森林アクション: the die leaves the feeder, its food goes to the supply or is
     cached on
     the bird; taking a rodent by the action arms the rodent pink trigger (次の手番までに1回)."""
@@ -179,60 +189,59 @@ def ap_take_die(s: State, t: list, a) -> None:
     face = FACE_IDX[args[0][1]]
     food = FOOD_IDX[args[1][1]]
     take_die(s, face)
-    seat = t[1]
+    seat = t.seat
     if args[2][1]:
-        s.cache[t[5]] += 1
+        s.cache[t.cache_bird] += 1
     else:
         s.food[seat][food] += 1
-    if t[3] == 0 and food == RODENT:
+    if not t.by_power and food == RODENT:
         s.rodent = 1
-    if t[7] >= 0:
-        s.pused[t[7]] = 1
-    t[2] -= 1
-    if t[2] <= 0:
+    if t.pink_bird >= 0:
+        s.pused[t.pink_bird] = 1
+    t.remaining -= 1
+    if t.remaining <= 0:
         s.stack.pop()
 
 
-def lg_lay_egg(s: State, t: list) -> list:
-    """Lay one egg: [c, seat, remaining, nest(-1 any), excluded bird, may skip,
-    pink bird].
+def lg_lay_egg(s: State, t: LayEgg) -> list:
+    """Lay one egg (the fields: :class:`tasks.LayEgg`).
 
     Summary 草原アクション and 卵の上限."""
     eggs = s.eggs
-    nest = t[3]
-    excl = t[4]
+    nest = t.nest
+    excl = t.excluded
     if nest < 0:
-        acts = [LAY[b] for row in s.rows[t[1]] for b in row if eggs[b] < LIMIT[b] and b != excl]
+        acts = [LAY[b] for row in s.rows[t.seat] for b in row if eggs[b] < LIMIT[b] and b != excl]
     else:
         ok = NEST_OK[nest]
         acts = [
             LAY[b]
-            for row in s.rows[t[1]]
+            for row in s.rows[t.seat]
             for b in row
             if eggs[b] < LIMIT[b] and ok[b] and b != excl
         ]
-    if acts and t[5]:
+    if acts and t.may_decline:
         acts.append(DECLINE)
     return acts
 
 
-def ap_lay_egg(s: State, t: list, a) -> None:
+def ap_lay_egg(s: State, t: LayEgg, a) -> None:
     """Summary 草原アクション: one egg on the chosen bird."""
     if a.kind == "decline":
         s.stack.pop()
         return
     b = a.args[0][1]
     s.eggs[b] += 1
-    s.neggs[t[1]] += 1
+    s.neggs[t.seat] += 1
     s.last_egg = b
-    if t[6] >= 0:
-        s.pused[t[6]] = 1
-    t[2] -= 1
-    if t[2] <= 0:
+    if t.pink_bird >= 0:
+        s.pused[t.pink_bird] = 1
+    t.remaining -= 1
+    if t.remaining <= 0:
         s.stack.pop()
 
 
-def lg_draw(s: State, t: list) -> list:
+def lg_draw(s: State, t: Draw) -> list:
     """Summary 湿地アクション: a tray card or the top of the deck."""
     acts = [DRAW_TRAY[b] for b in s.tray]
     if s.deck or s.discard:
@@ -240,58 +249,58 @@ def lg_draw(s: State, t: list) -> list:
     return acts
 
 
-def ap_draw(s: State, t: list, a) -> None:
+def ap_draw(s: State, t: Draw, a) -> None:
     """Summary 湿地アクション: the chosen card goes to the hand."""
-    hand = s.hands[t[1]]
+    hand = s.hands[t.seat]
     if a.kind == "draw_from_deck":
         hand.append(draw_top(s))
     else:
         b = a.args[0][1]
         s.tray.remove(b)
         hand.append(b)
-    t[2] -= 1
-    if t[2] <= 0:
+    t.remaining -= 1
+    if t.remaining <= 0:
         s.stack.pop()
 
 
-def lg_pay_food(s: State, t: list) -> list:
+def lg_pay_food(s: State, t: PayFood) -> list:
     """Summary 餌コスト: every distinct way to pay the bird."""
-    return list(pay_acts(t[2], food_sig(s.food[t[1]])))
+    return list(pay_acts(t.bird, food_sig(s.food[t.seat])))
 
 
-def ap_pay_food(s: State, t: list, a) -> None:
+def ap_pay_food(s: State, t: PayFood, a) -> None:
     """Summary 餌コスト: the chosen food goes back to the supply."""
     s.stack.pop()
-    f = s.food[t[1]]
+    f = s.food[t.seat]
     for i, (_, c) in enumerate(a.args):
         f[i] -= c
 
 
-def lg_pay_egg(s: State, t: list) -> list:
+def lg_pay_egg(s: State, t: PayEgg) -> list:
     """Summary 手札の鳥カードをプレイする: the egg cost is paid from any bird with an egg."""
     eggs = s.eggs
-    return [PAY_EGG[b] for row in s.rows[t[1]] for b in row if eggs[b]]
+    return [PAY_EGG[b] for row in s.rows[t.seat] for b in row if eggs[b]]
 
 
-def ap_pay_egg(s: State, t: list, a) -> None:
+def ap_pay_egg(s: State, t: PayEgg, a) -> None:
     """Summary 手札の鳥カードをプレイする: one egg of the egg cost is removed."""
     b = a.args[0][1]
     s.eggs[b] -= 1
-    s.neggs[t[1]] -= 1
-    t[2] -= 1
-    if t[2] <= 0:
+    s.neggs[t.seat] -= 1
+    t.remaining -= 1
+    if t.remaining <= 0:
         s.stack.pop()
 
 
-def lg_discard_eot(s: State, t: list) -> list:
+def lg_discard_eot(s: State, t: DiscardEndOfTurn) -> list:
     """Summary 能力: a draw-then-discard power discards one card at the end of the turn (rules
     choice 11)."""
-    return [DISCARD_CARD[c] for c in s.hands[t[1]]]
+    return [DISCARD_CARD[c] for c in s.hands[t.seat]]
 
 
-def ap_discard_eot(s: State, t: list, a) -> None:
+def ap_discard_eot(s: State, t: DiscardEndOfTurn, a) -> None:
     """Summary 能力: the end-of-turn discard (rules choice 11)."""
     s.stack.pop()
     c = a.args[0][1]
-    s.hands[t[1]].remove(c)
+    s.hands[t.seat].remove(c)
     s.discard.append(c)

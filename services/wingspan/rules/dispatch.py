@@ -1,11 +1,11 @@
 """The flow's dispatch tables and the loop that runs them.
 
-The flow is a stack of small tasks (plain lists of ints, so the state encodes
-as JSON). A task code below ``D_BASE`` is procedural: :func:`advance` runs it.
-A code from ``D_BASE`` up is a decision: its legal list is computed once,
-cached in the state under the decision counter, and ``apply`` runs its
-handler. A decision with no legal option is dropped; one with exactly one
-option is applied at once. The tables are written out in full so a reader
+The flow is a stack of small tasks (the records of ``tasks.py``). A task
+code below ``D_BASE`` is procedural: :func:`advance` runs it. A code from
+``D_BASE`` up is a decision: its legal list is computed once, cached in the
+state under the decision counter, and ``apply`` runs its handler. A
+decision with no legal option is dropped; one with exactly one option is
+applied at once. The tables are written out in full so a reader
 finds every task's rule from here.
 """
 
@@ -112,7 +112,7 @@ def advance(s: State) -> None:
     stack = s.stack
     while stack:
         t = stack[-1]
-        c = t[0]
+        c = t.code
         if c < D_BASE:
             RUN[c](s, t)
             continue
@@ -123,7 +123,7 @@ def advance(s: State) -> None:
         if len(acts) == 1:
             APPLY[c](s, t, acts[0])
             continue
-        s.lc = (s.dec, t[1], acts)
+        s.lc = (s.dec, t.seat, acts)
         return
     s.phase = OVER
     s.lc = None

@@ -16,12 +16,10 @@ from .cards import (
     WILD,
 )
 from .state import (
-    D_PAY_EGG,
-    D_PAY_FOOD,
     EGG_COST,
-    P_PLACE,
     State,
 )
+from .tasks import PayEgg, PayFood, PlaceBird
 
 
 def food_sig(f: list[int]) -> int:
@@ -163,12 +161,12 @@ def start_play(s: State, seat: int, b: int, h: int) -> None:
     placed."""
     s.hands[seat].remove(b)
     stack = s.stack
-    stack.append([P_PLACE, seat, b, h])
+    stack.append(PlaceBird(seat, b, h))
     ec = EGG_COST[len(s.rows[seat][h])]
     if ec:
-        stack.append([D_PAY_EGG, seat, ec])
+        stack.append(PayEgg(seat, remaining=ec))
     if MODE[b] != MODE_NONE:
-        stack.append([D_PAY_FOOD, seat, b])
+        stack.append(PayFood(seat, b))
 
 
 def playable(s: State, seat: int, only_hab: int = -1) -> list:

@@ -14,25 +14,20 @@ from .cards import (
     RW_FOOD,
     TEMPLATE,
     TPL,
+    TRIG_PRED,
     WINGSPAN,
 )
 from .payment import playable, start_play
+from .power_tasks import Activate, Move, PlayExtra, Repeat, Tuck
 from .powers_food import _die_task
 from .state import (
-    D_ACTIVATE,
-    D_DRAW,
-    D_LAY_EGG,
-    D_MOVE,
-    D_PLAY_EXTRA,
-    D_REPEAT,
-    D_TUCK,
-    P_PINK,
     State,
 )
 from .supply import (
     draw_top,
     habitat_of,
 )
+from .tasks import NO_BIRD, Draw, LayEgg, TakeDie, Task, pink_trigger
 
 REPEATERS = (TPL["repeat_brown_power"], TPL["repeat_predator_power"])
 
@@ -50,7 +45,7 @@ def pred_dice(s: State, seat: int, b: int) -> None:
             hit = True
     if hit:
         s.cache[b] += 1
-        s.stack.append([P_PINK, seat, 3, 0])
+        s.stack.append(pink_trigger(seat, TRIG_PRED))
 
 
 def pred_look(s: State, seat: int, b: int) -> None:
@@ -61,7 +56,7 @@ def pred_look(s: State, seat: int, b: int) -> None:
         return
     if WINGSPAN[c] < PARAMS[b][0]:
         s.tucked[b] += 1
-        s.stack.append([P_PINK, seat, 3, 0])
+        s.stack.append(pink_trigger(seat, TRIG_PRED))
     else:
         s.discard.append(c)
 
@@ -80,7 +75,7 @@ def fewest(s: State, seat: int, b: int) -> None:
             if reward == RW_DIE:
                 s.stack.append(_die_task(p))
             else:
-                s.stack.append([D_DRAW, p, 1])
+                s.stack.append(Draw(p, remaining=1))
 
 
 def move(s: State, seat: int, b: int) -> None:
@@ -92,13 +87,13 @@ def move(s: State, seat: int, b: int) -> None:
         return
     for h2 in HABS[b]:
         if h2 != h and len(rows[h2]) < 5:
-            s.stack.append([D_MOVE, seat, b])
+            s.stack.append(Move(seat, b))
             return
 
 
-def lg_move(s: State, t: list) -> list:
+def lg_move(s: State, t: Move) -> list:
     """Summary 起動時: the other habitats of the bird with room."""
-    seat, b = t[1], t[2]
+    seat, b = t.seat, t.bird
     rows = s.rows[seat]
     h = habitat_of(s, seat, b)
     acts = [MOVE[b][h2] for h2 in HABS[b] if h2 != h and len(rows[h2]) < 5]
@@ -107,12 +102,12 @@ def lg_move(s: State, t: list) -> list:
     return acts
 
 
-def ap_move(s: State, t: list, a) -> None:
+def ap_move(s: State, t: Move, a) -> None:
     """Summary 起動時: the bird moves to the end of the chosen row."""
     s.stack.pop()
     if a.kind == "decline":
         return
-    seat, b = t[1], t[2]
+    seat, b = t.seat, t.bird
     rows = s.rows[seat]
     rows[habitat_of(s, seat, b)].remove(b)
     rows[HAB_IDX[a.args[1][1]]].append(b)
@@ -122,39 +117,41 @@ def ap_move(s: State, t: list, a) -> None:
 def play_extra(s: State, seat: int, b: int, h: int) -> None:
     """Summary プレイ時: play a second bird (in the habitat the card names, else the same one)."""
     hab = PARAMS[b][0]
-    s.stack.append([D_PLAY_EXTRA, seat, b, h if hab < 0 else hab])
+    s.stack.append(PlayExtra(seat, b, h if hab < 0 else hab))
 
 
-def lg_play_extra(s: State, t: list) -> list:
+def lg_play_extra(s: State, t: PlayExtra) -> list:
     """Summary プレイ時 and 手札の鳥カードをプレイする: a bird that fits that habitat."""
-    acts = playable(s, t[1], t[3])
+    acts = playable(s, t.seat, t.habitat)
     if acts:
         acts.append(DECLINE)
     return acts
 
 
-def ap_play_extra(s: State, t: list, a) -> None:
+def ap_play_extra(s: State, t: PlayExtra, a) -> None:
     """Summary プレイ時: the second bird is played, costs and all."""
     s.stack.pop()
     if a.kind == "decline":
         return
-    start_play(s, t[1], a.args[0][1], HAB_IDX[a.args[1][1]])
+    start_play(s, t.seat, a.args[0][1], HAB_IDX[a.args[1][1]])
 
 
 def repeat(s: State, seat: int, b: int) -> None:
     """Summary 起動時: repeat a brown power of this row (a predator power for Hooded Merganser;
     rules choice 9)."""
-    s.stack.append([D_REPEAT, seat, b, 1 if TEMPLATE[b] == REPEATERS[1] else 0])
+    s.stack.append(Repeat(seat, b, predators_only=1 if TEMPLATE[b] == REPEATERS[1] else 0))
 
 
 # ------------------------------------------------------------------------ pink
-def pink_lay(s: State, p: int, b: int, param: int):
+def pink_lay(s: State, p: int, b: int, param: int) -> LayEgg:
     """Summary 次の手番までに1回: when another player lays eggs, lay one egg."""
     _, nest, excl = PARAMS[b]
-    return [D_LAY_EGG, p, 1, nest, b if excl else -1, 1, b]
+    return LayEgg(
+        p, remaining=1, nest=nest, excluded=b if excl else NO_BIRD, may_decline=1, pink_bird=b
+    )
 
 
-def pink_play(s: State, p: int, b: int, param: int):
+def pink_play(s: State, p: int, b: int, param: int) -> Task | None:
     """Summary 次の手番までに1回: when another player plays a bird in the habitat, gain food or
     tuck a
     card."""
@@ -162,9 +159,9 @@ def pink_play(s: State, p: int, b: int, param: int):
     if param != hab:
         return None
     if reward == RW_FOOD:
-        return [D_ACTIVATE, p, b]
+        return Activate(p, b)
     if s.hands[p]:
-        return [D_TUCK, p, b, 1]
+        return Tuck(p, b, by_pink=1)
     return None
 
 
@@ -176,9 +173,9 @@ def pink_food(s: State, p: int, b: int) -> None:
     s.pused[b] = 1
 
 
-def pink_rodent(s: State, p: int, b: int, param: int):
+def pink_rodent(s: State, p: int, b: int, param: int) -> Activate:
     """Summary 次の手番までに1回: when another player gains a rodent, cache one."""
-    return [D_ACTIVATE, p, b]
+    return Activate(p, b)
 
 
 def pink_cache(s: State, p: int, b: int) -> None:
@@ -189,6 +186,6 @@ def pink_cache(s: State, p: int, b: int) -> None:
     s.pused[b] = 1
 
 
-def pink_predator(s: State, p: int, b: int, param: int):
+def pink_predator(s: State, p: int, b: int, param: int) -> TakeDie:
     """Summary 次の手番までに1回 and 捕食: when another player's predator succeeds, gain a die."""
     return _die_task(p, b)

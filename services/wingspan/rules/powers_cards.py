@@ -19,17 +19,9 @@ from .cards import (
     RW_FOOD,
     RW_WILD,
 )
+from .power_tasks import ChooseFood, Draft, EggCost, KeepBonus, Tuck
 from .powers_food import gate
 from .state import (
-    D_CHOOSE_FOOD,
-    D_DRAFT,
-    D_DRAW,
-    D_EGG_COST,
-    D_KEEP_BONUS,
-    D_LAY_EGG,
-    D_TUCK,
-    P_DRAFT_END,
-    P_EXTRA_EGG,
     State,
 )
 from .supply import (
@@ -38,6 +30,7 @@ from .supply import (
     draw_bonus,
     draw_top,
 )
+from .tasks import ANY_FOOD, DraftEnd, Draw, ExtraEgg, LayEgg
 
 
 # ------------------------------------------------------------------------ eggs
@@ -47,7 +40,7 @@ def lay_egg(s: State, seat: int, b: int) -> None:
         if s.eggs[b] < LIMIT[b]:
             add_egg(s, seat, b)
     else:
-        s.stack.append([D_LAY_EGG, seat, 1, -1, -1, 0, -1])
+        s.stack.append(LayEgg(seat, remaining=1))
 
 
 def lay_each_nest(s: State, seat: int, b: int) -> None:
@@ -69,16 +62,16 @@ def all_lay_nest(s: State, seat: int, b: int) -> None:
     n = s.n
     st = s.stack
     for k in range(n - 1, 0, -1):
-        st.append([D_LAY_EGG, (seat + k) % n, 1, nest, -1, 0, -1])
-    st.append([P_EXTRA_EGG, seat, nest])
+        st.append(LayEgg((seat + k) % n, remaining=1, nest=nest))
+    st.append(ExtraEgg(seat, nest))
     s.last_egg = -1
-    st.append([D_LAY_EGG, seat, 1, nest, -1, 0, -1])
+    st.append(LayEgg(seat, remaining=1, nest=nest))
 
 
 # ----------------------------------------------------------------------- cards
 def draw_cards(s: State, seat: int, b: int) -> None:
     """Summary 能力: draw cards (tray or deck, as the wetland action)."""
-    s.stack.append([D_DRAW, seat, PARAMS[b][0]])
+    s.stack.append(Draw(seat, remaining=PARAMS[b][0]))
 
 
 def draw_eot(s: State, seat: int, b: int) -> None:
@@ -86,7 +79,7 @@ def draw_eot(s: State, seat: int, b: int) -> None:
     if not (s.tray or can_draw(s)):
         return
     s.eot += 1
-    s.stack.append([D_DRAW, seat, PARAMS[b][0]])
+    s.stack.append(Draw(seat, remaining=PARAMS[b][0]))
 
 
 def all_draw_deck(s: State, seat: int, b: int) -> None:
@@ -112,22 +105,22 @@ def draft(s: State, seat: int, b: int) -> None:
         cards.append(c)
     s.draft = cards
     st = s.stack
-    st.append([P_DRAFT_END, seat])
+    st.append(DraftEnd(seat))
     for k in range(n - 1, -1, -1):
-        st.append([D_DRAFT, (seat + k) % n])
+        st.append(Draft((seat + k) % n))
 
 
-def lg_draft(s: State, t: list) -> list:
+def lg_draft(s: State, t: Draft) -> list:
     """Summary プレイ時: the draft's cards left."""
     return [DRAFT[c] for c in s.draft]
 
 
-def ap_draft(s: State, t: list, a) -> None:
+def ap_draft(s: State, t: Draft, a) -> None:
     """Summary プレイ時: the drafted card goes to the hand."""
     s.stack.pop()
     c = a.args[0][1]
     s.draft.remove(c)
-    s.hands[t[1]].append(c)
+    s.hands[t.seat].append(c)
 
 
 def bonus_draw(s: State, seat: int, b: int) -> None:
@@ -138,19 +131,19 @@ def bonus_draw(s: State, seat: int, b: int) -> None:
         if k >= 0:
             offer.append(k)
     s.boffer = offer
-    s.stack.append([D_KEEP_BONUS, seat])
+    s.stack.append(KeepBonus(seat))
 
 
-def lg_keep_bonus(s: State, t: list) -> list:
+def lg_keep_bonus(s: State, t: KeepBonus) -> list:
     """Summary プレイ時: the bonus cards offered."""
     return [KEEP_BONUS[k] for k in s.boffer]
 
 
-def ap_keep_bonus(s: State, t: list, a) -> None:
+def ap_keep_bonus(s: State, t: KeepBonus, a) -> None:
     """Summary プレイ時: keep one bonus card, discard the others."""
     s.stack.pop()
     k = a.args[0][1]
-    s.bonus[t[1]].append(k)
+    s.bonus[t.seat].append(k)
     s.bdiscard.extend(x for x in s.boffer if x != k)
     s.boffer = []
 
@@ -164,34 +157,34 @@ def draw_all_tray(s: State, seat: int, b: int) -> None:
 # ------------------------------------------------------------------ conversions
 def egg_reward(s: State, seat: int, b: int) -> None:
     """Summary 起動時: discard an egg for food or cards (data: ``discard_egg_for_reward``)."""
-    s.stack.append([D_EGG_COST, seat, b])
+    s.stack.append(EggCost(seat, b))
 
 
-def lg_egg_cost(s: State, t: list) -> list:
+def lg_egg_cost(s: State, t: EggCost) -> list:
     """Summary 起動時: an egg from any bird (from another bird when the card says so)."""
-    b = t[2]
+    b = t.bird
     other = PARAMS[b][0]
     eggs = s.eggs
-    acts = [PAY_EGG[x] for row in s.rows[t[1]] for x in row if eggs[x] and not (other and x == b)]
+    acts = [PAY_EGG[x] for row in s.rows[t.seat] for x in row if eggs[x] and not (other and x == b)]
     if acts:
         acts.append(DECLINE)
     return acts
 
 
-def ap_egg_cost(s: State, t: list, a) -> None:
+def ap_egg_cost(s: State, t: EggCost, a) -> None:
     """Summary 起動時: the egg is discarded, the reward queued."""
     s.stack.pop()
     if a.kind == "decline":
         return
-    seat, b = t[1], t[2]
+    seat, b = t.seat, t.bird
     x = a.args[0][1]
     s.eggs[x] -= 1
     s.neggs[seat] -= 1
     _, reward, count = PARAMS[b]
     if reward == RW_WILD:
-        s.stack.append([D_CHOOSE_FOOD, seat, count, 31])
+        s.stack.append(ChooseFood(seat, remaining=count, food_mask=ANY_FOOD))
     else:
-        s.stack.append([D_DRAW, seat, count])
+        s.stack.append(Draw(seat, remaining=count))
 
 
 def food_tuck_entry(s: State, seat: int, b: int) -> None:
@@ -219,39 +212,39 @@ def tuck_then(s: State, seat: int, b: int) -> None:
     """Summary 起動時: tuck a card from the hand, then the reward (data:
     ``tuck_from_hand_then``)."""
     if s.hands[seat]:
-        s.stack.append([D_TUCK, seat, b, 0])
+        s.stack.append(Tuck(seat, b, by_pink=0))
 
 
-def lg_tuck(s: State, t: list) -> list:
+def lg_tuck(s: State, t: Tuck) -> list:
     """Summary 起動時 / 次の手番までに1回: any card of the hand."""
-    b = t[2]
-    acts = [tuck(c, b) for c in s.hands[t[1]]]
+    b = t.bird
+    acts = [tuck(c, b) for c in s.hands[t.seat]]
     if acts:
         acts.append(DECLINE)
     return acts
 
 
-def ap_tuck(s: State, t: list, a) -> None:
+def ap_tuck(s: State, t: Tuck, a) -> None:
     """Summary 起動時: the card is tucked behind the bird, then the card's reward."""
     s.stack.pop()
     if a.kind == "decline":
         return
-    seat, b = t[1], t[2]
+    seat, b = t.seat, t.bird
     s.hands[seat].remove(a.args[0][1])
     s.tucked[b] += 1
-    if t[3]:  # Horned Lark (pink): the tuck is the whole power
+    if t.by_pink:  # Horned Lark (pink): the tuck is the whole power
         s.pused[b] = 1
         return
     reward, mask = PARAMS[b]
     if reward == RW_DRAW:
-        s.stack.append([D_DRAW, seat, 1])
+        s.stack.append(Draw(seat, remaining=1))
     elif reward == RW_FOOD:
         if mask & (mask - 1):
-            s.stack.append([D_CHOOSE_FOOD, seat, 1, mask])
+            s.stack.append(ChooseFood(seat, remaining=1, food_mask=mask))
         else:
             s.food[seat][mask.bit_length() - 1] += 1
     elif reward == RW_EGG_THIS:
         if s.eggs[b] < LIMIT[b]:
             add_egg(s, seat, b)
     elif reward == RW_EGG_ANY:
-        s.stack.append([D_LAY_EGG, seat, 1, -1, -1, 0, -1])
+        s.stack.append(LayEgg(seat, remaining=1))

@@ -14,12 +14,8 @@ from .cards import (
     FOOD_IDX,
     PARAMS,
 )
+from .power_tasks import Activate, ChooseFood, ChoosePlayer, FeederAll, Trade
 from .state import (
-    D_ACTIVATE,
-    D_CHOOSE_PLAYER,
-    D_FEEDER_ALL,
-    D_TAKE_DIE,
-    D_TRADE,
     State,
 )
 from .supply import (
@@ -27,6 +23,7 @@ from .supply import (
     roll_feeder,
     take_all_dice,
 )
+from .tasks import NO_BIRD, TakeDie
 
 
 # ------------------------------------------------------------ shared decisions
@@ -35,28 +32,28 @@ def gate(s: State, seat: int, b: int) -> None:
     something (decline is always possible: every power is optional).
 
     Summary 能力 (every power may be skipped; rules choice 7)."""
-    s.stack.append([D_ACTIVATE, seat, b])
+    s.stack.append(Activate(seat, b))
 
 
-def lg_choose_food(s: State, t: list) -> list:
+def lg_choose_food(s: State, t: ChooseFood) -> list:
     """Summary 能力: gain one food of the types the power allows, from the supply."""
-    mask = t[3]
+    mask = t.food_mask
     return [CHOOSE_FOOD[f] for f in range(5) if mask >> f & 1]
 
 
-def ap_choose_food(s: State, t: list, a) -> None:
+def ap_choose_food(s: State, t: ChooseFood, a) -> None:
     """Summary 能力: the chosen food from the supply."""
-    s.food[t[1]][FOOD_IDX[a.args[0][1]]] += 1
-    t[2] -= 1
-    if t[2] <= 0:
+    s.food[t.seat][FOOD_IDX[a.args[0][1]]] += 1
+    t.remaining -= 1
+    if t.remaining <= 0:
         s.stack.pop()
 
 
-def _die_task(p: int, pink: int = -1) -> list:
+def _die_task(p: int, pink: int = -1) -> TakeDie:
     """Gain any one die from the feeder (may be declined).
 
     Summary 森林アクション (the reroll rule holds for powers too)."""
-    return [D_TAKE_DIE, p, 1, 1, 31, -1, 1, pink]
+    return TakeDie(p, remaining=1, by_power=1, may_decline=1, pink_bird=pink)
 
 
 # ------------------------------------------------------------------------ food
@@ -78,7 +75,16 @@ def gain_feeder(s: State, seat: int, b: int) -> None:
     """Summary 起動時: gain one die of the listed foods from the feeder, maybe cached (data:
     ``gain_food_feeder``)."""
     mask, may_cache = PARAMS[b]
-    s.stack.append([D_TAKE_DIE, seat, 1, 1, mask, b if may_cache else -1, 1, -1])
+    s.stack.append(
+        TakeDie(
+            seat,
+            remaining=1,
+            by_power=1,
+            food_mask=mask,
+            cache_bird=b if may_cache else NO_BIRD,
+            may_decline=1,
+        )
+    )
 
 
 def gain_all_feeder(s: State, seat: int, b: int) -> None:
@@ -91,47 +97,47 @@ def gain_all_feeder(s: State, seat: int, b: int) -> None:
 
     Summary 森林アクション."""
     if may_reroll(s.feeder):
-        s.stack.append([D_FEEDER_ALL, seat, b])
+        s.stack.append(FeederAll(seat, b))
     else:
         s.food[seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
 
 
-def lg_feeder_all(s: State, t: list) -> list:
-    """[D_FEEDER_ALL, seat, bird]: take the dice as they are, or reroll first
+def lg_feeder_all(s: State, t: FeederAll) -> list:
+    """Take the dice as they are, or reroll first
     while one face is left (rerolling may be repeated, as for a single die).
 
     Summary 森林アクション."""
-    b = t[2]
+    b = t.bird
     acts = [gain_all(b, PARAMS[b][0])]
     if may_reroll(s.feeder):
         acts.append(REROLL)
     return acts
 
 
-def ap_feeder_all(s: State, t: list, a) -> None:
+def ap_feeder_all(s: State, t: FeederAll, a) -> None:
     """Summary 森林アクション: reroll first, or take every die of the food."""
     if a.kind == "reroll_feeder":
         roll_feeder(s)
         return
     s.stack.pop()
-    b = t[2]
-    s.food[t[1]][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+    b = t.bird
+    s.food[t.seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
 
 
 def each_player_die(s: State, seat: int, b: int) -> None:
     """Summary 起動時: each player gains a die from the feeder, starting with the player chosen
     (data: ``each_player_gain_die_choose_start``)."""
-    s.stack.append([D_CHOOSE_PLAYER, seat, b])
+    s.stack.append(ChoosePlayer(seat, b))
 
 
-def lg_choose_player(s: State, t: list) -> list:
+def lg_choose_player(s: State, t: ChoosePlayer) -> list:
     """Summary 起動時: which player starts taking dice."""
     acts = list(CHOOSE_PLAYER[: s.n])
     acts.append(DECLINE)
     return acts
 
 
-def ap_choose_player(s: State, t: list, a) -> None:
+def ap_choose_player(s: State, t: ChoosePlayer, a) -> None:
     """Summary 起動時: each player, clockwise from the chosen one, takes a die."""
     s.stack.pop()
     if a.kind == "decline":
@@ -149,24 +155,24 @@ def cache_supply(s: State, seat: int, b: int) -> None:
 
 def trade(s: State, seat: int, b: int) -> None:
     """Summary 起動時: trade one food for another (data: ``trade_food_supply``)."""
-    s.stack.append([D_TRADE, seat, b])
+    s.stack.append(Trade(seat, b))
 
 
-def lg_trade(s: State, t: list) -> list:
+def lg_trade(s: State, t: Trade) -> list:
     """Summary 起動時: any food held for any other type."""
-    f = s.food[t[1]]
+    f = s.food[t.seat]
     acts = [TRADE[g][k] for g in range(5) if f[g] for k in range(5) if k != g]
     if acts:
         acts.append(DECLINE)
     return acts
 
 
-def ap_trade(s: State, t: list, a) -> None:
+def ap_trade(s: State, t: Trade, a) -> None:
     """Summary 起動時: the traded food."""
     s.stack.pop()
     if a.kind == "decline":
         return
-    f = s.food[t[1]]
+    f = s.food[t.seat]
     f[FOOD_IDX[a.args[0][1]]] -= 1
     f[FOOD_IDX[a.args[1][1]]] += 1
 

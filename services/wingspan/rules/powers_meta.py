@@ -14,6 +14,7 @@ from .cards import (
     TEMPLATE,
 )
 from .power_table import EFFECT
+from .power_tasks import Activate, Repeat
 from .powers_board import REPEATERS
 from .state import (
     State,
@@ -21,21 +22,21 @@ from .state import (
 from .supply import habitat_of
 
 
-def lg_activate(s: State, t: list) -> list:
+def lg_activate(s: State, t: Activate) -> list:
     """Summary 能力: use the power or skip it."""
-    return [USE[t[2]], DECLINE]
+    return [USE[t.bird], DECLINE]
 
 
-def ap_activate(s: State, t: list, a) -> None:
+def ap_activate(s: State, t: Activate, a) -> None:
     """Summary 能力: the power runs only if used."""
     s.stack.pop()
     if a.kind == "use_power":
-        EFFECT[t[2]](s, t[1], t[2])
+        EFFECT[t.bird](s, t.seat, t.bird)
 
 
-def lg_repeat(s: State, t: list) -> list:
+def lg_repeat(s: State, t: Repeat) -> list:
     """Summary 起動時 (rules choice 9): another brown power of the row."""
-    seat, b, pred = t[1], t[2], t[3]
+    seat, b, pred = t.seat, t.bird, t.predators_only
     h = habitat_of(s, seat, b)
     acts = [
         REPEAT[x]
@@ -50,10 +51,10 @@ def lg_repeat(s: State, t: list) -> list:
     return acts
 
 
-def ap_repeat(s: State, t: list, a) -> None:
+def ap_repeat(s: State, t: Repeat, a) -> None:
     """Summary 起動時 (rules choice 9): the chosen power runs again, for its own bird."""
     s.stack.pop()
     if a.kind == "decline":
         return
     x = a.args[0][1]
-    EFFECT[x](s, t[1], x)
+    EFFECT[x](s, t.seat, x)
