@@ -79,15 +79,17 @@ def ap_turn(s: State, t: ChooseTurn, a) -> None:
     amt = AMOUNT[h][col]
     if col:
         stack.append(ActivateRow(seat, h, col - 1))
+    # The main step: ``amt`` dice / eggs / cards (the records' other fields
+    # keep their defaults; passed by position, this is the hottest call site).
     if h == FOREST:
         s.rodent = 0
         stack.append(pink_trigger(seat, TRIG_FOOD))
-        stack.append(TakeDie(seat, remaining=amt, by_power=0))
+        stack.append(TakeDie(seat, amt, 0))  # by_power=0: the gain-food action
     elif h == GRASSLAND:
         stack.append(pink_trigger(seat, TRIG_LAY))
-        stack.append(LayEgg(seat, remaining=amt))
+        stack.append(LayEgg(seat, amt))
     else:
-        stack.append(Draw(seat, remaining=amt))
+        stack.append(Draw(seat, amt))
     if BONUS_COL[col]:
         stack.append(bonus_space(seat, h))
 

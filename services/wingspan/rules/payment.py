@@ -164,7 +164,7 @@ def start_play(s: State, seat: int, b: int, h: int) -> None:
     stack.append(PlaceBird(seat, b, h))
     ec = EGG_COST[len(s.rows[seat][h])]
     if ec:
-        stack.append(PayEgg(seat, remaining=ec))
+        stack.append(PayEgg(seat, ec))  # the column's egg cost
     if MODE[b] != MODE_NONE:
         stack.append(PayFood(seat, b))
 
