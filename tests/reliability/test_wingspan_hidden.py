@@ -17,9 +17,9 @@ from services.core.engine.contract import Action
 from services.core.engine.rng import Rng
 from services.wingspan.rules import acts
 from services.wingspan.rules.cards import N_BASE, NB, NBONUS
-from services.wingspan.rules.core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from services.wingspan.rules.engine import bonus_cards, deck_birds
 from services.wingspan.rules.hidden import clone
+from services.wingspan.rules.state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 from tests.wingspan.test_wingspan_invariants import _check
 from tests.wingspan.wingspan_helpers import E, bird, owl_decision
 
@@ -64,7 +64,7 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
     for p in range(n):
         present |= set(s.hands[p]) | set(s.sdeal[p])
         present |= {b for row in s.rows[p] for b in row}
-    present |= {task[2] for task in s.stack if task[0] == P_PLACE}
+    present |= {task.bird for task in s.stack if task.code == P_PLACE}
     tucked = [b for b in deck_birds(s.opts) if b not in present]  # gone, unseen
     places = [t.deck, t.discard] + [t.hands[p] for p in others] + [t.sdeal[p] for p in others]
     unseen = [b for place in places for b in place] + tucked
@@ -73,7 +73,7 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
         size = len(place)
         place[:] = unseen[:size]
         del unseen[:size]
-    offer_seen = me >= 0 and s.boffer and s.phase == PLAY_PHASE and s.stack[-1][1] == me
+    offer_seen = me >= 0 and s.boffer and s.phase == PLAY_PHASE and s.stack[-1].seat == me
     bplaces = [t.bdeck, t.bdiscard] + [t.sbonus[p] for p in others]
     if not final:
         bplaces += [t.bonus[p] for p in others]

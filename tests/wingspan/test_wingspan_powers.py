@@ -40,7 +40,9 @@ from services.wingspan.rules.cards import (
     WHITE,
     WINGSPAN,
 )
-from services.wingspan.rules.core import EFFECT, ENTRY, PINK_HANDLER, WHITE_POWER
+from services.wingspan.rules.power_table import EFFECT, ENTRY, PINK_HANDLER, WHITE_POWER
+from services.wingspan.rules.state import D_TURN, P_END_TURN
+from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 # ------------------------------------------------------------ birds per template
 BIRDS = {
@@ -896,8 +898,8 @@ def test_pink_power_once_between_turns():
 def _back_to_seat0(s):
     """Hand the turn back to seat 0 (test shortcut)."""
     s.turn = 0
-    s.stack[-1][1] = 0
-    s.stack[-2][1] = 0
+    assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
+    s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
     s.dec += 1
 
 

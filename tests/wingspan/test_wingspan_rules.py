@@ -18,7 +18,9 @@ from services.wingspan.rules.cards import (
     NB,
     POWERFUL,
 )
-from services.wingspan.rules.core import affordable, payments
+from services.wingspan.rules.payment import affordable, payments
+from services.wingspan.rules.state import D_DRAW, D_LAY_EGG, D_TAKE_DIE, D_TURN, P_END_TURN
+from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 
 def _setup_done(s):
@@ -142,7 +144,7 @@ def test_egg_cost_by_column(column, eggs):
     hand(s, 0, "Trumpeter Swan")
     food(s, 0, seed=3, fish=3, fruit=3)
     pick(s, arg_is("play_bird", bird=bird("Trumpeter Swan")), 0)
-    while s.stack[-1][1] == 0 and s.stack[-1][0] != 16:
+    while s.stack[-1].seat == 0 and s.stack[-1].code != D_TURN:
         pick(s, lambda a: True, 0)
     assert s.eggs[egg_bird] == 5 - eggs
 
@@ -215,7 +217,7 @@ def test_gain_food_amounts_and_bonus(birds, base, bonus):
         pick(s, "discard_card", 0)
         assert card in s.discard
     taken = 0
-    while s.stack[-1][0] == 18 and s.stack[-1][1] == 0:
+    while s.stack[-1].code == D_TAKE_DIE and s.stack[-1].seat == 0:
         pick(s, "take_die", 0)
         taken += 1
     assert taken == base + (1 if bonus else 0)
@@ -341,7 +343,7 @@ def test_lay_eggs_amounts_and_bonus(birds, base, bonus):
         assert s.food[0] == [0] * 5
     capacity = sum(LIMIT[b] for row in s.rows[0] for b in row)
     laid = 0
-    while s.stack[-1][0] == 19 and s.stack[-1][1] == 0:
+    while s.stack[-1].code == D_LAY_EGG and s.stack[-1].seat == 0:
         pick(s, "lay_egg", 0)
         laid += 1
     assert laid == min(capacity, base + (1 if bonus else 0))
@@ -373,7 +375,7 @@ def test_draw_cards_amounts_and_bonus(birds, base, bonus):
         pick(s, "pay_egg", 0)
         assert s.eggs[egg] == 0
     drawn = 0
-    while s.stack[-1][0] == 20 and s.stack[-1][1] == 0:
+    while s.stack[-1].code == D_DRAW and s.stack[-1].seat == 0:
         pick(s, "draw_from_deck" if drawn % 2 else "draw_from_tray", 0)
         drawn += 1
     assert drawn == base + (1 if bonus else 0) == len(s.hands[0])
@@ -411,8 +413,8 @@ def test_deck_reshuffles_discard_pile():
     pick(s, "draw_from_deck", 0)
     assert len(s.deck) == 0
     s.turn = 0
-    s.stack[-1][1] = 0
-    s.stack[-2][1] = 0
+    assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
+    s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
     s.dec += 1
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     pick(s, "draw_from_deck", 0)

@@ -7,14 +7,10 @@ from collections.abc import Callable
 from services.core.engine.contract import Action
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import BIRD_BY_NAME, FOOD_NAMES, HAB_NAMES, NB
-from services.wingspan.rules.core import (
-    D_TURN,
-    P_END_TURN,
-    P_ROW,
-    State,
-    advance,
-    habitat_of,
-)
+from services.wingspan.rules.dispatch import advance
+from services.wingspan.rules.state import D_TURN, State
+from services.wingspan.rules.supply import habitat_of
+from services.wingspan.rules.tasks import ActivateRow, ChooseTurn, EndTurn
 
 E = ENGINE
 
@@ -44,7 +40,7 @@ def fresh(n: int = 2, seed: int = 1, **options) -> State:
     s.pused = [0] * NB
     s.first = 0
     s.turn = 0
-    s.stack = [[P_END_TURN, 0], [D_TURN, 0]]
+    s.stack = [EndTurn(0), ChooseTurn(0)]
     s.dec += 1
     advance(s)
     return s
@@ -97,7 +93,7 @@ def activate(s: State, seat: int, b: int) -> None:
     no other bird activates) on top of the pending decision."""
     h = habitat_of(s, seat, b)
     assert s.rows[seat][h].index(b) == 0, "activate() needs the bird leftmost"
-    s.stack.append([P_ROW, seat, h, 0])
+    s.stack.append(ActivateRow(seat, h, 0))
     s.dec += 1
     advance(s)
 
@@ -132,7 +128,7 @@ def top(s: State) -> list:
 
 def at_turn(s: State, seat: int = 0) -> bool:
     """The state waits for ``seat``'s turn choice."""
-    return s.stack[-1][0] == D_TURN and s.stack[-1][1] == seat
+    return s.stack[-1].code == D_TURN and s.stack[-1].seat == seat
 
 
 def play(s: State, seat: int, name: str | int, hab: str | int | None = None) -> int:

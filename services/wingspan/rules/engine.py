@@ -10,7 +10,7 @@ from services.core.engine import jsonstate
 from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
 from services.core.engine.rng import Rng
 
-from . import hidden, powers  # noqa: F401 - powers registers the power handlers
+from . import hidden
 from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
 from .cards import (
     BONUS_CONDITION,
@@ -38,37 +38,19 @@ from .cards import (
     TILE_GOALS,
     VP,
 )
-from .core import (
-    APPLY,
-    D_ACTIVATE,
-    D_BONUS,
-    D_CHOOSE_FOOD,
-    D_CHOOSE_PLAYER,
-    D_DRAW,
-    D_EGG_COST,
-    D_FEEDER_ALL,
-    D_LAY_EGG,
-    D_MOVE,
-    D_PAY_EGG,
-    D_PAY_FOOD,
-    D_PLAY_EXTRA,
-    D_REPEAT,
-    D_TAKE_DIE,
-    D_TRADE,
-    D_TUCK,
+from .dispatch import APPLY, LEGAL, advance
+from .power_tasks import as_task
+from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
+from .state import (
     DECISION_NAMES,
-    LEGAL,
     OVER,
-    P_START_TURN,
     PLAY_PHASE,
     ROUND_CUBES,
     SETUP,
     State,
-    advance,
-    refill_tray,
-    roll_feeder,
 )
-from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
+from .supply import refill_tray, roll_feeder
+from .tasks import StartTurn
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "goal_side": "green",
@@ -78,24 +60,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 PHASE_ENUM = ("PHASE_SETUP", "PHASE_PLAY", "PHASE_GAME_OVER")
 STAGE_ENUM = ("SETUP_STAGE_BIRDS", "SETUP_STAGE_FOOD", "SETUP_STAGE_BONUS", "SETUP_STAGE_DONE")
-
-# Where a pending decision keeps its context bird / remaining count / habitat.
-_BIRD_AT = {
-    D_PAY_FOOD: 2,
-    D_ACTIVATE: 2,
-    D_TRADE: 2,
-    D_TUCK: 2,
-    D_EGG_COST: 2,
-    D_MOVE: 2,
-    D_REPEAT: 2,
-    D_CHOOSE_PLAYER: 2,
-    D_PLAY_EXTRA: 2,
-    D_LAY_EGG: 6,
-    D_TAKE_DIE: 7,
-    D_FEEDER_ALL: 2,
-}
-_REMAINING_AT = {D_TAKE_DIE: 2, D_LAY_EGG: 2, D_DRAW: 2, D_PAY_EGG: 2, D_CHOOSE_FOOD: 2}
-_HAB_AT = {D_BONUS: 2, D_PLAY_EXTRA: 3}
 
 
 def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -257,14 +221,14 @@ class WingspanEngine:
         s.sfood = [[] for _ in range(s.n)]
         s.phase = PLAY_PHASE
         s.lc = None
-        s.stack = [[P_START_TURN, s.first]]
+        s.stack = [StartTurn(s.first)]
         advance(s)
 
     # ------------------------------------------------------------ the contract
     def to_act(self, s: State) -> list[int]:
         phase = s.phase
         if phase == PLAY_PHASE:
-            return [s.stack[-1][1]]
+            return [s.stack[-1].seat]
         if phase == SETUP:
             return [p for p in range(s.n) if s.sstage[p] < 3]
         return []
@@ -273,12 +237,12 @@ class WingspanEngine:
         phase = s.phase
         if phase == PLAY_PHASE:
             t = s.stack[-1]
-            if t[1] != seat:
+            if t.seat != seat:
                 return []
             lc = s.lc
             if lc is not None and lc[0] == s.dec:
                 return list(lc[2])
-            acts = LEGAL[t[0]](s, t)
+            acts = LEGAL[t.code](s, t)
             s.lc = (s.dec, seat, acts)
             return list(acts)
         if phase == SETUP and 0 <= seat < s.n:
@@ -292,10 +256,10 @@ class WingspanEngine:
                 raise IllegalAction("WINGSPAN_OVER", "the game is over")
             return self._setup_apply(s, seat, action)
         t = s.stack[-1]
-        if t[1] != seat:
-            raise IllegalAction("NOT_YOUR_TURN", f"seat {t[1]} is to act, not seat {seat}")
+        if t.seat != seat:
+            raise IllegalAction("NOT_YOUR_TURN", f"seat {t.seat} is to act, not seat {seat}")
         lc = s.lc
-        acts = lc[2] if lc is not None and lc[0] == s.dec else LEGAL[t[0]](s, t)
+        acts = lc[2] if lc is not None and lc[0] == s.dec else LEGAL[t.code](s, t)
         for x in acts:
             if x is action:
                 break
@@ -306,7 +270,7 @@ class WingspanEngine:
                     break
             else:
                 raise IllegalAction("NOT_LEGAL", f"{action.kind} is not legal now")
-        APPLY[t[0]](s, t, x)
+        APPLY[t.code](s, t, x)
         s.dec += 1
         advance(s)
         return s
@@ -346,15 +310,12 @@ class WingspanEngine:
             decision["kind"] = "DECISION_KIND_SETUP"
         elif s.phase == PLAY_PHASE:
             t = s.stack[-1]
-            c = t[0]
-            decision["kind"] = DECISION_NAMES[c]
-            decision["seat"] = t[1]
-            if c in _BIRD_AT:
-                decision["bird"] = t[_BIRD_AT[c]]
-            if c in _REMAINING_AT:
-                decision["remaining"] = t[_REMAINING_AT[c]]
-            if c in _HAB_AT:
-                decision["habitat"] = HAB_ENUM[t[_HAB_AT[c]]]
+            decision["kind"] = DECISION_NAMES[t.code]
+            decision["seat"] = t.seat
+            decision["bird"] = t.shown_bird
+            decision["remaining"] = t.shown_remaining
+            if t.shown_habitat >= 0:
+                decision["habitat"] = HAB_ENUM[t.shown_habitat]
         goals = []
         for r, g in enumerate(s.goals):
             goals.append(
@@ -424,7 +385,7 @@ class WingspanEngine:
             "bonus_offer": [],
             "end_of_turn_discards": s.eot if s.phase == PLAY_PHASE and s.turn == p else 0,
         }
-        if mine and s.boffer and s.phase == PLAY_PHASE and s.stack[-1][1] == p:
+        if mine and s.boffer and s.phase == PLAY_PHASE and s.stack[-1].seat == p:
             out["bonus_offer"] = [_bonus(s, p, k) for k in s.boffer]
         return out
 
@@ -438,6 +399,7 @@ class WingspanEngine:
     # ---------------------------------------------------------------- storage
     def encode(self, s: State) -> bytes:
         obj = {f: getattr(s, f) for f in State.FIELDS}
+        obj["stack"] = [t.row() for t in s.stack]
         obj["rng"] = s.rng.state
         return jsonstate.dumps(obj, sort_keys=True)
 
@@ -446,6 +408,7 @@ class WingspanEngine:
         s = State()
         for f in State.FIELDS:
             setattr(s, f, obj[f])
+        s.stack = [as_task(t) for t in s.stack]
         s.rng = Rng(obj["rng"])
         return s
 

@@ -26,15 +26,21 @@ from __future__ import annotations
 from services.core.engine import jsonstate
 from services.core.engine.rng import Rng
 
-from .core import OVER, P_PLACE, PLAY_PHASE, SETUP, State
+from .power_tasks import as_task
+from .state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
 
 
 def clone(s: State) -> State:
     """A deep copy of ``s`` (the same as decoding its encoding)."""
     c = State()
-    values = jsonstate.loads(jsonstate.dumps([getattr(s, f) for f in State.FIELDS]))
+    values = jsonstate.loads(
+        jsonstate.dumps(
+            [[t.row() for t in s.stack] if f == "stack" else getattr(s, f) for f in State.FIELDS]
+        )
+    )
     for f, value in zip(State.FIELDS, values, strict=True):
         setattr(c, f, value)
+    c.stack = [as_task(t) for t in c.stack]
     c.rng = Rng(s.rng.state)
     return c
 
@@ -83,7 +89,7 @@ def determinize(
         for row in rows:
             seen.update(row)
     # a bird being played (removed from hand, its costs pending) is public
-    seen.update(t[2] for t in s.stack if t[0] == P_PLACE)
+    seen.update(t.bird for t in s.stack if t.code == P_PLACE)
     if me >= 0:
         seen.update(s.hands[me])
         seen.update(s.sdeal[me])
@@ -98,7 +104,7 @@ def determinize(
     c.deck, at = _deal(pool, at, len(s.deck))
 
     # --------------------------------------------------------- bonus cards
-    offer_seen = me >= 0 and bool(s.boffer) and s.phase == PLAY_PHASE and s.stack[-1][1] == me
+    offer_seen = me >= 0 and bool(s.boffer) and s.phase == PLAY_PHASE and s.stack[-1].seat == me
     bonus_seen: set[int] = set()
     if final:
         for kept in s.bonus:

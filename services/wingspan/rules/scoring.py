@@ -31,7 +31,9 @@ CATEGORIES = ("birds", "bonus_cards", "goals", "eggs", "cached_food", "tucked_ca
 
 
 def goal_count(s, seat: int, g: int) -> int:
-    """What goal ``g`` counts for ``seat`` now (goals.json ``counts``)."""
+    """What goal ``g`` counts for ``seat`` now (goals.json ``counts``).
+
+    Summary 目標ボード."""
     rows = s.rows[seat]
     eggs = s.eggs
     cat = GOAL_CAT[g]
@@ -55,7 +57,9 @@ def goal_count(s, seat: int, g: int) -> int:
 def green_points(counts: list[int], rnd: int) -> list[int]:
     """Green side: rank by count; tied players add the points of the places
     they cover and split them rounding down; a count of 0 scores nothing and
-    takes no place (summary: ヴァリアント/目標ボード)."""
+    takes no place (summary: ヴァリアント/目標ボード).
+
+    Summary 得点計算 and 目標ボード."""
     table = GREEN_POINTS[rnd]
     pts = [0] * len(counts)
     ranked = sorted((c for c in set(counts) if c > 0), reverse=True)
@@ -70,11 +74,14 @@ def green_points(counts: list[int], rnd: int) -> list[int]:
 
 
 def blue_points(counts: list[int]) -> list[int]:
-    """Blue side: one point per item, at most 5 per round."""
+    """Blue side: one point per item, at most 5 per round.
+
+    Summary 目標ボード (ヴァリアント)."""
     return [min(c, BLUE_MAX) for c in counts]
 
 
 def score_round_goal(s, rnd: int) -> None:
+    """Summary ラウンド終了時の処理: rank the round's goal and record the points of each seat."""
     g = s.goals[rnd]
     counts = [goal_count(s, p, g) for p in range(s.n)]
     s.gcount[rnd] = counts
@@ -85,7 +92,9 @@ def score_round_goal(s, rnd: int) -> None:
 
 
 def bonus_count(s, seat: int, k: int) -> int:
-    """How many birds (or cards) bonus card ``k`` counts for ``seat``."""
+    """How many birds (or cards) bonus card ``k`` counts for ``seat``.
+
+    Summary 得点計算 (bonus cards)."""
     rows = s.rows[seat]
     if BONUS_STATIC[k]:
         elig = BONUS_ELIG[k]
@@ -104,7 +113,9 @@ def bonus_count(s, seat: int, k: int) -> int:
 
 def bonus_points(k: int, count: int) -> int:
     """Per-bird cards pay for each bird; tiered cards pay the highest tier
-    reached (below the first tier: nothing)."""
+    reached (below the first tier: nothing).
+
+    Summary 得点計算 (bonus cards)."""
     if BONUS_PER_BIRD[k]:
         return BONUS_PER_BIRD[k] * count
     pts = 0
@@ -115,6 +126,7 @@ def bonus_points(k: int, count: int) -> int:
 
 
 def seat_categories(s, seat: int) -> dict[str, int]:
+    """Summary 得点計算: birds, bonus cards, goals, eggs, cached food, tucked cards."""
     rows = s.rows[seat]
     birds = [b for row in rows for b in row]
     goals = sum(r[seat] for r in s.gscore if r)
@@ -129,6 +141,7 @@ def seat_categories(s, seat: int) -> dict[str, int]:
 
 
 def scoreboard(s, final: bool) -> ScoreBoard:
+    """Summary 得点計算: ties are broken by the food left."""
     seats = []
     for p in range(s.n):
         cats = seat_categories(s, p)
