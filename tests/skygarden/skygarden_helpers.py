@@ -8,7 +8,7 @@ from typing import Any
 from services.core.engine import Action, Rng
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
-from services.skygarden.rules.engine import _new_turn
+from services.skygarden.rules.state import new_turn as _new_turn
 
 B = D.BIDX  # bird name -> index
 SHIM, WWE, HAWK, FLAMINGO, TOUCAN, SWAN = (B[b] for b in D.REG)

@@ -444,7 +444,7 @@ def test_java_sparrow_breeds_with_one_regular_bird() -> None:
 def test_egg_marker_stops_at_the_rightmost_space() -> None:
     """How to Collect Eggs: an owned egg type moves the Egg marker; at the end, nothing."""
     st, p = _game()
-    from services.skygarden.rules.engine import breed
+    from services.skygarden.rules.breeding import breed
 
     a = p["areas"][0]
     a.update(n=1, nb=[HAWK, HAWK])
@@ -663,7 +663,7 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
 def test_milestone_conditions_of_every_kind() -> None:
     """Appendix: Milestone tiles (A/B: birds in all areas or one area; C: elements,
     funds, Egg marker; D: special birds)."""
-    from services.skygarden.rules.engine import tile_ok
+    from services.skygarden.rules.milestones import tile_ok
 
     _st, p = _game()
     t = D.TILE_IDS.index

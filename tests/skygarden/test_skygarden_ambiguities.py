@@ -28,7 +28,9 @@ from skygarden_helpers import (
 from services.core.engine.playout import random_playout
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
-from services.skygarden.rules.engine import _advance, breed, event_income
+from services.skygarden.rules.breeding import breed
+from services.skygarden.rules.economy import event_income
+from services.skygarden.rules.flow import advance as _advance
 
 
 def _blue_spaces(st: dict) -> list[int]:
@@ -87,7 +89,7 @@ def test_amb_04_double_sided_round_chip_for_rounds_3_and_4() -> None:
 def test_amb_05_space_icons_by_player_count() -> None:
     """AMBIGUITIES 5: an icon is used when players >= its min_players; 2p uses the 2+
     icons only; solo ignores all."""
-    from services.skygarden.rules.engine import icons_active
+    from services.skygarden.rules.space import icons_active
 
     for players in (1, 2, 3, 4):
         st = ENGINE.setup(players, {}, 1)
@@ -311,7 +313,7 @@ def test_amb_15_special_birds_never_sit_on_nests_except_java_sparrow() -> None:
     adds = {x.arg("bird") for x in ENGINE.legal(st, 0) if x.kind == "nest_add"}
     assert adds == {"java_sparrow"}
     p["areas"][1]["b"][JAVA] = 1
-    from services.skygarden.rules.engine import fits
+    from services.skygarden.rules.aviary import fits
 
     assert not fits(p["areas"][1], JAVA) and fits(p["areas"][1], OWL)
 
@@ -319,7 +321,7 @@ def test_amb_15_special_birds_never_sit_on_nests_except_java_sparrow() -> None:
 def test_amb_16_egg_of_choice_and_golden_egg() -> None:
     """AMBIGUITIES 16: the regular egg bonus fills an empty bird icon (Egg marker +1 if
     all six are full); the golden egg only from the early tile (+1 marker if owned)."""
-    from services.skygarden.rules.engine import _gain_bonus
+    from services.skygarden.rules.milestones import gain_bonus as _gain_bonus
 
     st = started(3)
     p = st["players"][0]
@@ -427,7 +429,7 @@ def test_amb_21_two_player_section_rule() -> None:
     assert "enter_standby" not in kinds(st, seat)
     lucy_spaces = []
     st["lucy"].update(pos=3)
-    from services.skygarden.rules.engine import _lucy_move
+    from services.skygarden.rules.flow import lucy_move as _lucy_move
 
     _lucy_move(st)
     lucy_spaces.append(st["lucy"]["pos"])
@@ -449,7 +451,8 @@ def test_amb_22_bird_scoring_and_counting_details() -> None:
     st["phase"] = "over"
     set_event(p, "E1")
     assert ENGINE.score(st).seats[0].categories["birds"] == 2 * 4 + 3
-    from services.skygarden.rules.engine import ad_gain, tile_ok
+    from services.skygarden.rules.economy import ad_gain
+    from services.skygarden.rules.milestones import tile_ok
 
     assert ad_gain(p, D.AD_IDS.index("small_bird")) == 4
     assert ad_gain(p, D.AD_IDS.index("forest")) == 2  # 1 Hawk + the Additional Area tree

@@ -20,7 +20,7 @@ from skygarden_helpers import (
 )
 
 from services.skygarden.rules import data as D
-from services.skygarden.rules.engine import capacity, fits, used
+from services.skygarden.rules.aviary import capacity, fits, used
 
 
 def test_example_placement_rules_two_hawks_flamingo_nest_lake() -> None:

@@ -21,7 +21,7 @@ from services.core.engine import SoloResult
 from services.core.engine.playout import random_playout
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
-from services.skygarden.rules.engine import _advance
+from services.skygarden.rules.flow import advance as _advance
 
 
 def _all_hawks(st: dict) -> None:

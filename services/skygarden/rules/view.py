@@ -19,22 +19,23 @@ from itertools import compress
 from typing import Any
 
 from . import data as D
-from .engine import (
-    AFTER,
-    CHIP,
-    EVENT,
-    MOVE,
-    OVER,
-    STANDBY,
-    capacity,
-    event_marker,
-    icons_active,
-    used,
-)
+from .aviary import capacity, used
+from .economy import event_marker
 from .hidden import events_revealed
+from .space import icons_active
+from .state import Pending, Phase, Step
 
-_PHASE = {EVENT: "PHASE_EVENT_CHOICE", "play": "PHASE_PLAY", OVER: "PHASE_GAME_OVER"}
-_STEP = {MOVE: "STEP_MOVE", CHIP: "STEP_CHIP", AFTER: "STEP_AFTER", STANDBY: "STEP_STANDBY"}
+_PHASE = {
+    Phase.EVENT: "PHASE_EVENT_CHOICE",
+    Phase.PLAY: "PHASE_PLAY",
+    Phase.OVER: "PHASE_GAME_OVER",
+}
+_STEP = {
+    Step.MOVE: "STEP_MOVE",
+    Step.CHIP: "STEP_CHIP",
+    Step.AFTER: "STEP_AFTER",
+    Step.STANDBY: "STEP_STANDBY",
+}
 
 _BIRDS = D.BIRDS
 _BLUE_BASE = D.BLUE_BASE
@@ -233,7 +234,7 @@ def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
 
 def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None = spectator)."""
-    over = st["phase"] == OVER
+    over = st["phase"] == Phase.OVER
     n = st["n"]
     turn = st["turn"]
     players = st["players"]
@@ -263,8 +264,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     pending = [
         {
             "kind": entry[0],
-            "amount": entry[1] if entry[0] != "adjust" else 0,
-            "area": entry[1] if entry[0] == "adjust" else -1,
+            "amount": entry[1] if entry[0] != Pending.ADJUST else 0,
+            "area": entry[1] if entry[0] == Pending.ADJUST else -1,
         }
         for entry in turn["pending"]
     ]

@@ -1,0 +1,39 @@
+"""Breeding and eggs: the Breed space action, How to Collect Eggs, the Egg marker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data as D
+from .aviary import nest_egg_type
+from .state import narea
+
+
+def advance_egg(p: dict[str, Any], amount: int) -> None:
+    """How to Collect Eggs: move the Egg marker right (it stops at the last space)."""
+    p["egg"] = min(D.EGG_MAX, p["egg"] + amount)
+
+
+def collect_egg(st: dict[str, Any], p: dict[str, Any], bird: int) -> None:
+    """How to Collect Eggs: a new type takes a token, a known type moves the marker."""
+    box = p["box"]
+    if not box[bird]:
+        if st["eggs"] > 0:
+            box[bird] = 1
+            st["eggs"] -= 1
+    else:
+        advance_egg(p, 1)
+
+
+def breed(st: dict[str, Any], p: dict[str, Any]) -> None:
+    """Breed: every nest holding a breeding pair lays one egg."""
+    for a in p["areas"][: narea(p)]:
+        if a["n"]:
+            egg = nest_egg_type(a["nb"])
+            if egg >= 0:
+                collect_egg(st, p, egg)
+
+
+def can_breed(p: dict[str, Any]) -> bool:
+    """Breed: the space action is offered only when some nest holds a breeding pair."""
+    return any(a["n"] and nest_egg_type(a["nb"]) >= 0 for a in p["areas"][: narea(p)])

@@ -1,0 +1,204 @@
+"""Achieve Milestone Tiles, and the Bonuses for Achieving Milestones (Early Bonus
+Tiles, Regular Bonus Tiles) with the sub-decisions they queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.core.engine import Action
+
+from . import actions as A
+from . import data as D
+from .aviary import bird_totals, fits
+from .blue import legal_specials
+from .breeding import advance_egg
+from .economy import gain_funds
+from .state import ALL_SLOTS, ELEMENT_KEY, Pending, narea
+
+
+def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
+    """Achieve Milestone Tiles: does the player meet milestone ``tile``'s condition
+    now? ``tot`` may pass precomputed :func:`.aviary.bird_totals`."""
+    kind = D.TILE_KIND[tile]
+    prm = D.TILE_PARAMS[tile]
+    if kind == "funds_at_least":
+        return p["funds"] >= prm
+    if kind == "egg_marker_at_least":
+        return p["egg"] >= prm
+    if kind == "total_birds":
+        if tot is None:
+            tot = bird_totals(p)
+        return all(tot[b] >= n for b, n in prm)
+    if kind == "total_special_birds":
+        if tot is None:
+            tot = bird_totals(p)
+        return sum(tot[D.NREG :]) >= prm
+    areas = p["areas"][: narea(p)]
+    if kind == "area_contains":
+        for a in areas:
+            b = a["b"]
+            for bird, n in prm:
+                if b[bird] < n:
+                    break
+            else:
+                return True
+        return False
+    if kind == "total_elements":
+        return all(sum(a[ELEMENT_KEY[e]] for a in areas) >= n for e, n in prm)
+    # area_bird_plus_special
+    return any(a["b"][prm] and any(a["b"][D.NREG :]) for a in areas)
+
+
+def legal_claims(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
+    """Achieve Milestone Tiles (a Free Action): every unclaimed tile whose condition is
+    met; several players may claim one tile (AMBIGUITIES 18)."""
+    claimed = p["claimed"]
+    if claimed != ALL_SLOTS:
+        tot = bird_totals(p)
+        for slot, tile in enumerate(st["tiles"]):
+            if not claimed >> slot & 1 and tile_ok(p, tile, tot):
+                out.append(A.claim_milestone(slot, tile))
+
+
+def claim_milestone(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Achieve Milestone Tiles: claim the slot; each line it completes gives its bonus:
+    the Early Bonus Tile to the first player only (AMBIGUITIES 19; solo: always),
+    the Regular Bonus Tile otherwise."""
+    slot = args["slot"]
+    p = st["players"][seat]
+    p["claimed"] |= 1 << slot
+    p["nclaimed"] += 1
+    st["claims"][slot].append(seat)
+    for li in D.SLOT_LINES[slot]:
+        if all(p["claimed"] >> s & 1 for s in D.LINE_SLOTS[li]):
+            early = D.LINE_EARLY[li]
+            if early is not None and st["early"][li]:
+                st["early"][li] = False
+                bonus = early
+            elif early is not None and st["n"] == 1:
+                bonus = early  # solo: always the Early Bonus tile's bonus
+            else:
+                bonus = D.LINE_REGULAR[li]
+            gain_bonus(st, p, bonus)
+
+
+def gain_bonus(st: dict[str, Any], p: dict[str, Any], bonus: dict[str, Any]) -> None:
+    """Bonuses for Achieving Milestones: funds and eggs at once, the rest queued as a
+    sub-decision (AMBIGUITIES 16, 17)."""
+    kind = bonus["type"]
+    pending = st["turn"]["pending"]
+    if kind == "funds":
+        gain_funds(p, bonus["amount"])
+    elif kind == "special_bird_purchase":
+        pending.append([Pending.SPECIAL, bonus["discount"]])
+    elif kind == "bonus_bird":
+        pending.append([Pending.BONUS_BIRD, 1])
+    elif kind == "elements":
+        pending.append([Pending.ELEMENTS, bonus["amount"]])
+    elif kind == "golden_egg":
+        if p["box"][D.GOLDEN]:
+            advance_egg(p, 1)
+        elif st["eggs"] > 0:
+            p["box"][D.GOLDEN] = 1
+            st["eggs"] -= 1
+    elif kind == "egg_token_of_choice":
+        if all(p["box"][b] for b in D.BOX_ICONS):
+            advance_egg(p, 1)
+        elif st["eggs"] > 0:
+            pending.append([Pending.EGG, 1])
+    elif kind == "egg_marker":
+        advance_egg(p, bonus["amount"])
+    else:  # pragma: no cover - data error
+        raise ValueError(f"unknown bonus {kind}")
+
+
+# ---------------------------------------------------------------- pending bonuses
+
+
+def legal_special_bonus(st: dict[str, Any], p: dict[str, Any], discount: int) -> list[Action]:
+    """Bonuses for Achieving Milestones: a special bird at a discount, always optional
+    (AMBIGUITIES 17)."""
+    out: list[Action] = []
+    legal_specials(st, p, discount, out)
+    out.append(A.SKIP_BONUS)
+    return out
+
+
+def legal_bonus_bird(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+    """Regular Bonus Tiles: a bird of the bonus-bird row, in any area it fits
+    (AMBIGUITIES 13: skipped when none can be taken)."""
+    out: list[Action] = []
+    areas = p["areas"]
+    na = narea(p)
+    for bird in range(D.NREG):
+        if st["bonus"][bird]:
+            for ai in range(na):
+                if fits(areas[ai], bird):
+                    out.append(A.BONUS_BIRD[bird][ai])
+    return out or [A.SKIP_BONUS]
+
+
+def legal_bonus_elements(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+    """Regular Bonus Tiles: a tree, lake or nest for an area (AMBIGUITIES 13)."""
+    out: list[Action] = []
+    areas = p["areas"]
+    forest = st["forest"]
+    for ai in range(narea(p)):
+        a = areas[ai]
+        if ai < D.NAREA and not a["t"] and not a["l"]:
+            if forest["trees"] > 0:
+                out.append(A.BONUS_ELEMENT["tree"][ai])
+            out.append(A.BONUS_ELEMENT["lake"][ai])
+        if not a["n"] and forest["nests"] > 0:
+            out.append(A.BONUS_ELEMENT["nest"][ai])
+    return out or [A.SKIP_BONUS]
+
+
+def legal_bonus_egg(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+    """Regular Bonus Tiles: an egg token of a type not yet in the Nest Box
+    (AMBIGUITIES 16)."""
+    out: list[Action] = []
+    if st["eggs"] > 0:
+        for bird in D.BOX_ICONS:
+            if not p["box"][bird]:
+                out.append(A.BONUS_EGG[bird])
+    return out or [A.SKIP_BONUS]
+
+
+def bonus_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Regular Bonus Tiles: take the bird from the bonus-bird row into an area."""
+    bird = D.BIDX[args["bird"]]
+    st["bonus"][bird] = 0
+    st["players"][seat]["areas"][args["area"]]["b"][bird] += 1
+    st["turn"]["pending"].pop(0)
+
+
+def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Regular Bonus Tiles: place one of the bonus's trees, lakes or nests."""
+    a = st["players"][seat]["areas"][args["area"]]
+    element = args["element"]
+    if element == "tree":
+        st["forest"]["trees"] -= 1
+        a["t"] = 1
+    elif element == "lake":
+        a["l"] = 1
+    else:
+        st["forest"]["nests"] -= 1
+        a["n"] = 1
+    pending = st["turn"]["pending"]
+    pending[0][1] -= 1
+    if pending[0][1] <= 0:
+        pending.pop(0)
+
+
+def bonus_egg(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Regular Bonus Tiles: the chosen egg token goes into the Nest Box
+    (AMBIGUITIES 16)."""
+    st["players"][seat]["box"][D.BIDX[args["bird"]]] = 1
+    st["eggs"] -= 1
+    st["turn"]["pending"].pop(0)
+
+
+def skip_bonus(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Bonuses for Achieving Milestones: a bonus not taken is lost (AMBIGUITIES 17)."""
+    st["turn"]["pending"].pop(0)

@@ -1,0 +1,90 @@
+"""Additional Purchases on a green or orange turn: nests, trees, lakes, a Forest bird,
+the Additional Area Tile (AMBIGUITIES 14)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.core.engine import Action
+
+from . import actions as A
+from . import data as D
+from .aviary import fits, forest_has, take_forest_bird
+
+
+def legal_purchases(
+    st: dict[str, Any], p: dict[str, Any], adj: tuple[int, ...], out: list[Action]
+) -> None:
+    """Additional Purchases: in the areas the Employee feeds, nests, trees and lakes
+    (unlimited), one Forest bird a turn, the Additional Area once a game
+    (AMBIGUITIES 13, 14)."""
+    funds = p["funds"]
+    forest = st["forest"]
+    areas = p["areas"]
+    t = st["turn"]
+    for ai in adj:
+        a = areas[ai]
+        if funds >= D.COST_NEST and forest["nests"] > 0 and not a["n"]:
+            out.append(A.BUY_NEST[ai])
+        if ai < D.NAREA and not a["t"] and not a["l"]:
+            if funds >= D.COST_TREE and forest["trees"] > 0:
+                out.append(A.BUY_TREE[ai])
+            if funds >= D.COST_LAKE:
+                out.append(A.BUY_LAKE[ai])
+    if funds >= D.COST_FBIRD and t["fb"] < D.FBIRD_LIMIT:
+        for bird in range(D.NB):
+            if forest_has(st, bird):
+                for ai in adj:
+                    if fits(areas[ai], bird):
+                        out.append(A.BUY_FOREST_BIRD[bird][ai])
+    if not p["ax"] and funds >= D.COST_AX:
+        for side in D.AX_SIDES:
+            if side != "tree" or forest["trees"] > 0:
+                out.append(A.BUY_AX[side])
+
+
+def buy_nest(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Additional Purchases: a Nest tile from the Forest for an area."""
+    p = st["players"][seat]
+    p["funds"] -= D.COST_NEST
+    st["forest"]["nests"] -= 1
+    p["areas"][args["area"]]["n"] = 1
+
+
+def buy_tree(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Additional Purchases: a tree from the Forest for an area."""
+    p = st["players"][seat]
+    p["funds"] -= D.COST_TREE
+    st["forest"]["trees"] -= 1
+    p["areas"][args["area"]]["t"] = 1
+
+
+def buy_lake(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Additional Purchases: uncover an area's lake."""
+    p = st["players"][seat]
+    p["funds"] -= D.COST_LAKE
+    p["areas"][args["area"]]["l"] = 1
+
+
+def buy_forest_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Additional Purchases: one bird from the Forest board a turn (AMBIGUITIES 14)."""
+    p = st["players"][seat]
+    bird = D.BIDX[args["bird"]]
+    p["funds"] -= D.COST_FBIRD
+    take_forest_bird(st, bird)
+    p["areas"][args["area"]]["b"][bird] += 1
+    st["turn"]["fb"] += 1
+
+
+def buy_additional_area(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+    """Additional Area Tile: bought once a game, on its tree or its lake side."""
+    p = st["players"][seat]
+    p["funds"] -= D.COST_AX
+    side = args["side"]
+    p["ax"] = side
+    ax = p["areas"][D.AX]
+    if side == "tree":
+        st["forest"]["trees"] -= 1
+        ax["t"] = 1
+    else:
+        ax["l"] = 1

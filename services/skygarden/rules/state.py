@@ -1,0 +1,119 @@
+"""The Sky Garden game state: phases, turn steps, pending kinds, and the records.
+
+The state is a plain JSON-like dict, mutated in place and stored as it is (its
+keys are the stored form, so they stay short; the :class:`typing.TypedDict`
+records below name what each one holds). Built by :func:`.setup.setup`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, TypedDict
+
+from . import data as D
+
+
+class Phase(StrEnum):
+    """``state["phase"]``: Setup step 15 (Event choice), the rounds, the end."""
+
+    EVENT = "event"  # every seat keeps one of its two dealt Event cards, in secret
+    PLAY = "play"  # the rounds, one turn at a time
+    OVER = "over"  # final scoring is done
+
+
+class Step(StrEnum):
+    """``state["turn"]["step"]``: where the current turn is (On Your Turn)."""
+
+    MOVE = "move"  # move the Owner token, or enter Standby
+    CHIP = "chip"  # resolve the chip landed on
+    AFTER = "after"  # the chip is done: the space action, then end the turn
+    STANDBY = "standby"  # solo: the Standby breeds are done; free actions, then end
+
+
+class Pending(StrEnum):
+    """Kind of a sub-decision queued in ``turn["pending"]`` as ``[kind, amount]``."""
+
+    ADJUST = "adjust"  # an area shrank: remove birds from area ``amount`` until it fits
+    SPECIAL = "special"  # buy a special bird at a discount of ``amount`` (optional)
+    BONUS_BIRD = "bonus_bird"  # take one bird of the bonus-bird row
+    ELEMENTS = "elements"  # place ``amount`` trees, lakes or nests
+    EGG = "egg"  # take one egg token of a type not yet in the Nest Box
+
+
+#: Milestone slots are a 9-bit set in ``player["claimed"]``; all claimed.
+ALL_SLOTS = (1 << 9) - 1
+#: Aviary element (data files' name) -> its key in an area record.
+ELEMENT_KEY = {"tree": "t", "lake": "l", "nest": "n"}
+
+
+class Area(TypedDict):
+    """One aviary area of a player."""
+
+    b: list[int]  # bird tokens of each type (index: bird, see data.BIRDS)
+    n: int  # 1: a Nest tile is here
+    nb: list[int]  # the birds sitting on the nest, in the order they were put on
+    t: int  # 1: a tree is here
+    l: int  # 1: the lake is uncovered  # noqa: E741
+
+
+class Turn(TypedDict):
+    """The turn in progress (``state["turn"]``)."""
+
+    seat: int  # the seat playing (-1: nobody)
+    step: str  # a :class:`Step`
+    land: int  # the Main track space landed on (0: none yet)
+    chip: int  # the chip code on that space (-1: none yet)
+    pbird: int  # the chip bird taken but not yet placed or released (-1: none)
+    choice: list[int]  # an orange chip's two birds to choose between (empty: no choice)
+    emp: bool  # the Employee has moved this turn
+    fb: int  # Forest birds bought this turn
+    space: bool  # the space action was used this turn
+    nlock: list[int]  # per area, 1: a bird was put on its nest this turn
+    pending: list[list[Any]]  # sub-decisions ``[Pending, amount]``, first asked first
+
+
+class Player(TypedDict):
+    """One seat's board and tokens."""
+
+    funds: int
+    egg: int  # Egg marker position (index into data.EGG_POINTS)
+    box: list[int]  # Nest Box: 1 per egg type collected
+    emp: int  # Employee position on the employee track
+    areas: list[Area]  # 6 areas, then the Additional Area
+    ax: str  # Additional Area side bought ("": none)
+    event: int  # the kept Event card (-1: not chosen yet)
+    dealt: list[int]  # the two Event cards dealt at setup
+    setup: int  # the starting setup card
+    claimed: int  # milestone slots claimed (bit set)
+    nclaimed: int  # milestones achieved
+    pos: int  # Owner token's Main track space (0: not on the track)
+    slot: int  # Standby track space (-1: not on Standby)
+    done: bool  # out of this round's Action phase
+    sec: int  # two players: Main track sections stopped in this round (bit set)
+
+
+def new_area() -> Area:
+    """An empty aviary area (Player Setup)."""
+    return {"b": [0] * D.NB, "n": 0, "nb": [], "t": 0, "l": 0}
+
+
+def new_turn(seat: int) -> Turn:
+    """A fresh turn for ``seat`` at its first step (On Your Turn)."""
+    return {
+        "seat": seat,
+        "step": Step.MOVE,
+        "land": 0,
+        "chip": -1,
+        "pbird": -1,
+        "choice": [],
+        "emp": False,
+        "fb": 0,
+        "space": False,
+        "nlock": [0] * (D.NAREA + 1),
+        "pending": [],
+    }
+
+
+def narea(p: dict[str, Any]) -> int:
+    """Additional Area Tile: a player has 6 areas, or 7 once it bought the tile."""
+    return D.NAREA + 1 if p["ax"] else D.NAREA
