@@ -139,8 +139,8 @@ def count_components(st: dict[str, Any]) -> dict[str, Any]:
     for _, bird in forest["chips"]:
         if bird >= 0:
             birds[bird] += 1
-    if st["turn"]["pbird"] >= 0:
-        birds[st["turn"]["pbird"]] += 1
+    if st["turn"].chip_bird >= 0:
+        birds[st["turn"].chip_bird] += 1
     trees = forest["trees"]
     nests = forest["nests"]
     eggs = st["eggs"] + st["n"]
@@ -169,7 +169,7 @@ def expected_components() -> dict[str, Any]:
 
 def finish_turn(st: dict[str, Any], seat: int) -> None:
     """Do the mandatory rest of the turn the simplest way, then end it."""
-    while ENGINE.to_act(st) == [seat] and st["turn"]["seat"] == seat:
+    while ENGINE.to_act(st) == [seat] and st["turn"].seat == seat:
         legal = {a.kind: a for a in ENGINE.legal(st, seat)}
         for kind in (
             "skip_bonus",

@@ -61,7 +61,7 @@ def test_green_chip_bird_from_supply_then_mandatory_employee_move() -> None:
     supply = st["supply"][HAWK]
     land(st, 0, 3, HAWK, emp=emp_index("P1"))
     assert st["supply"][HAWK] == supply - 1
-    assert st["turn"]["pbird"] == HAWK
+    assert st["turn"].chip_bird == HAWK
     assert kinds(st, 0) - FREE == {"move_employee"}
     assert _moves(st) == [1, 2, 3]
     act(st, 0, "move_employee", steps=2)
@@ -132,11 +132,11 @@ def test_orange_round_chip_with_two_birds_offers_the_choice() -> None:
     supply = st["supply"][FLAMINGO]
     act(st, 0, "choose_chip_bird", bird="flamingo")
     assert st["supply"][FLAMINGO] == supply - 1
-    assert st["turn"]["pbird"] == FLAMINGO
+    assert st["turn"].chip_bird == FLAMINGO
     assert "move_employee" in kinds(st, 0)
     st, _p = _game()
     land(st, 0, 3, D.ORANGE_BASE + 1)  # round 1: a single Toucan, no choice
-    assert st["turn"]["pbird"] == TOUCAN
+    assert st["turn"].chip_bird == TOUCAN
 
 
 # ---------------------------------------------------------------- placement rules
@@ -370,7 +370,7 @@ def test_blue_special_purchase_pays_card_cost_places_anywhere() -> None:
     act(st, 0, "buy_special", bird="snowy_owl", area=4)
     assert p["funds"] == 0 and st["special"][OWL - D.NREG] == left - 1
     assert p["areas"][4]["b"][OWL] == 1
-    assert st["turn"]["step"] == "after"
+    assert st["turn"].step == "after"
 
 
 def test_unaffordable_special_bird_not_offered() -> None:
@@ -394,7 +394,7 @@ def test_space_action_purchase_special_bird() -> None:
     act(st, 0, "release_bird")
     act(st, 0, "buy_special", bird="java_sparrow", area=5)
     assert p["funds"] == 15 - 3  # Event income 1 was lost over the 15 cap
-    assert st["turn"]["space"] and "buy_special" not in kinds(st, 0)
+    assert st["turn"].space_action_used and "buy_special" not in kinds(st, 0)
 
 
 # ---------------------------------------------------------------- nests and breeding
@@ -528,13 +528,13 @@ def test_forced_adjustment_when_an_area_shrinks() -> None:
     a["b"][SHIM] = 1
     turn_for(st, 0)
     act(st, 0, "refill_lake", area=2)
-    assert st["turn"]["pending"] == [["adjust", 2]]
+    assert st["turn"].pending == [["adjust", 2]]
     legal = ENGINE.legal(st, 0)
     assert {(x.kind, x.arg("area")) for x in legal} == {("bird_to_forest", 2)}
     act(st, 0, "bird_to_forest", area=2, bird="shimaenaga")
-    assert st["turn"]["pending"] == [["adjust", 2]]  # 5 > 4 still
+    assert st["turn"].pending == [["adjust", 2]]  # 5 > 4 still
     act(st, 0, "bird_to_forest", area=2, bird="hawk")
-    assert st["turn"]["pending"] == []
+    assert st["turn"].pending == []
     assert "move_owner" in kinds(st, 0)
 
 
@@ -601,7 +601,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
     turn_for(st, 0)
     for slot in slots:
         act(st, 0, "claim_milestone", slot=slot)
-    pending = st["turn"]["pending"]
+    pending = st["turn"].pending
     if line == "c1":  # early: 2 tree/lake/nest anywhere
         assert pending == [["elements", 2]]
         act(st, 0, "bonus_element", element="tree", area=4)
@@ -632,12 +632,12 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     turn_for(st, 0)
     for slot in (0, 3, 6):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"]["pending"] == [["elements", 1]]
+    assert st["turn"].pending == [["elements", 1]]
     act(st, 0, "bonus_element", element="lake", area=0)
-    assert p["areas"][0]["l"] == 1 and st["turn"]["pending"] == []
+    assert p["areas"][0]["l"] == 1 and st["turn"].pending == []
     for slot in (1, 4, 7):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"]["pending"] == [["egg", 1]]
+    assert st["turn"].pending == [["egg", 1]]
     eggs = {a.arg("bird") for a in ENGINE.legal(st, 0)}
     assert eggs == set(D.REG)  # a bird icon, never the golden one
     act(st, 0, "bonus_egg", bird="flamingo")
@@ -646,17 +646,17 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     act(st, 0, "claim_milestone", slot=2)  # r1: 2 funds, the excess over 15 is lost
     assert p["funds"] == 15
     act(st, 0, "claim_milestone", slot=5)  # r2: a special bird at -1, optional
-    assert st["turn"]["pending"] == [["special", 1]]
+    assert st["turn"].pending == [["special", 1]]
     assert find(st, 0, "buy_special", bird="java_sparrow", area=0).label.startswith(
         "Buy a Java Sparrow for 2 funds"
     )
     act(st, 0, "skip_bonus")
     act(st, 0, "claim_milestone", slot=8)  # c3: Egg marker +1; r3: a bonus bird
     assert p["egg"] == 1
-    assert st["turn"]["pending"] == [["bonus_bird", 1]]
+    assert st["turn"].pending == [["bonus_bird", 1]]
     assert "skip_bonus" not in kinds(st, 0)
     act(st, 0, "bonus_bird", bird="hawk", area=2)
-    assert p["nclaimed"] == 9 and st["turn"]["pending"] == []
+    assert p["nclaimed"] == 9 and st["turn"].pending == []
     assert ENGINE.score(st).seats[0].categories["milestones"] == D.MILESTONE_VP[9]
 
 

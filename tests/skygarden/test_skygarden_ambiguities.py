@@ -81,7 +81,7 @@ def test_amb_04_double_sided_round_chip_for_rounds_3_and_4() -> None:
         assert st["round"] == rnd
         assert [c for c in st["track"] if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + rnd]
     space = st["track"].index(D.ORANGE_BASE + 4) + 1
-    seat = st["turn"]["seat"]
+    seat = st["turn"].seat
     act(st, seat, "move_owner", space=space)
     assert [a.arg("bird") for a in ENGINE.legal(st, seat)] == ["toucan", "swan"]
 
@@ -111,7 +111,7 @@ def test_amb_06_random_start_order_lucy_third() -> None:
         st = started(2, seed)
         assert sorted(p["slot"] for p in st["players"]) == [0, 1]
         assert st["lucy"]["slot"] == 2
-        firsts.add(st["turn"]["seat"])
+        firsts.add(st["turn"].seat)
     assert firsts == {0, 1}
 
 
@@ -142,15 +142,15 @@ def test_amb_08_waiting_tokens_are_behind_and_finished_tokens_out() -> None:
     order = sorted(range(4), key=lambda s: st["players"][s]["slot"])
     act(st, order[0], "move_owner", space=1)
     finish_turn(st, order[0])
-    assert st["turn"]["seat"] == order[1]  # waiting token, though space 1 is "behind"
+    assert st["turn"].seat == order[1]  # waiting token, though space 1 is "behind"
     act(st, order[1], "enter_standby")
     assert st["players"][order[1]]["slot"] == 0  # the lowest free space
-    assert st["turn"]["seat"] == order[2]
+    assert st["turn"].seat == order[2]
     act(st, order[2], "move_owner", space=2)
     finish_turn(st, order[2])
     act(st, order[3], "move_owner", space=3)
     finish_turn(st, order[3])
-    assert st["turn"]["seat"] == order[0]
+    assert st["turn"].seat == order[0]
     assert order[1] not in ENGINE.to_act(st)
 
 
@@ -245,7 +245,7 @@ def test_amb_13_supply_exhaustion() -> None:
     st["forest"]["trees"] = 0
     st["forest"]["nests"] = 0
     land(st, 0, 3, HAWK)
-    assert st["turn"]["pbird"] == -1
+    assert st["turn"].chip_bird == -1
     assert "move_employee" in kinds(st, 0)
     act(st, 0, "move_employee", steps=1)
     k = kinds(st, 0)
@@ -259,7 +259,7 @@ def test_amb_13_supply_exhaustion() -> None:
     st["special"] = [0, 0, 1]
     land(st, 0, 2, D.BLUE_BASE)
     assert {a.arg("bird") for a in ENGINE.legal(st, 0) if a.kind == "buy_special"} == {"snowy_owl"}
-    st["turn"]["pending"] = [["bonus_bird", 1]]
+    st["turn"].pending = [["bonus_bird", 1]]
     st["bonus"] = [0] * D.NREG
     assert [a.kind for a in ENGINE.legal(st, 0)] == ["skip_bonus"]
 
@@ -332,7 +332,7 @@ def test_amb_16_egg_of_choice_and_golden_egg() -> None:
     act(st, 0, "bonus_egg", bird="swan")
     assert p["box"] == [1, 1, 1, 1, 1, 1, 0]
     _gain_bonus(st, p, {"type": "egg_token_of_choice"})
-    assert p["egg"] == 1 and st["turn"]["pending"] == []
+    assert p["egg"] == 1 and st["turn"].pending == []
     _gain_bonus(st, p, {"type": "golden_egg"})
     assert p["box"][D.GOLDEN] == 1 and p["egg"] == 1
     _gain_bonus(st, p, {"type": "golden_egg"})
@@ -350,7 +350,7 @@ def test_amb_17_discounted_special_bird_is_optional() -> None:
     turn_for(st, 0)
     for slot in (3, 4, 5):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"]["pending"] == [["special", 3]]
+    assert st["turn"].pending == [["special", 3]]
     assert "skip_bonus" in kinds(st, 0)
     act(st, 0, "skip_bonus")
     assert st["early"][D.LINE_NAMES.index("r2")] is False
@@ -383,7 +383,7 @@ def test_amb_19_only_the_first_finisher_gets_the_early_tile() -> None:
         turn_for(st, seat)
         for slot in (2, 5, 8):  # c3: Egg marker +2 early, +1 regular
             act(st, seat, "claim_milestone", slot=slot)
-        while st["turn"]["pending"]:
+        while st["turn"].pending:
             act(st, seat, ENGINE.legal(st, seat)[0].kind, **dict(ENGINE.legal(st, seat)[0].args))
         gains.append(p["egg"])
     assert gains == [2, 1]
@@ -418,7 +418,7 @@ def test_amb_21_two_player_section_rule() -> None:
     """AMBIGUITIES 21: one green/orange stop per section, no skipping, no second stop;
     separators optional; Standby only after section 5; Lucy ignores sections."""
     st = started(2, seed=6)
-    seat = st["turn"]["seat"]
+    seat = st["turn"].seat
     p = st["players"][seat]
     p.update(pos=6, slot=-1, sec=0b11)  # stopped in sections 1 and 2
     st["players"][1 - seat].update(pos=0)

@@ -77,7 +77,7 @@ def test_initial_standby_order_is_random_and_complete(players: int) -> None:
         st = started(players, seed)
         slots = [p["slot"] for p in st["players"]]
         assert sorted(slots) == list(range(players))
-        assert st["turn"]["seat"] == slots.index(0)
+        assert st["turn"].seat == slots.index(0)
         orders.add(tuple(slots))
     if players > 1:
         assert len(orders) > 1
@@ -118,7 +118,7 @@ def test_event_choice_is_simultaneous_and_secret() -> None:
     assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     act(st, 0, "keep_event", card=D.EVENT_IDS[st["players"][0]["dealt"][0]])
     assert st["phase"] == "play"
-    assert ENGINE.to_act(st) == [st["turn"]["seat"]]
+    assert ENGINE.to_act(st) == [st["turn"].seat]
     for viewer in (None, 0, 1, 2):
         seats = ENGINE.view(st, viewer)["seats"]
         assert [s["event_card"] for s in seats] == [D.EVENT_IDS[p["event"]] for p in st["players"]]

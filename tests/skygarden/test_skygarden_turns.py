@@ -44,13 +44,13 @@ def test_farthest_behind_plays_and_gets_extra_turns() -> None:
     _all_hawks(st)
     _place_tokens(st, [5, 3, 8])
     _advance(st)
-    assert st["turn"]["seat"] == 1
+    assert st["turn"].seat == 1
     act(st, 1, "move_owner", space=4)
     finish_turn(st, 1)
-    assert st["turn"]["seat"] == 1  # still behind seat 0 (5): extra turn
+    assert st["turn"].seat == 1  # still behind seat 0 (5): extra turn
     act(st, 1, "move_owner", space=7)
     finish_turn(st, 1)
-    assert st["turn"]["seat"] == 0
+    assert st["turn"].seat == 0
 
 
 def test_waiting_standby_tokens_play_before_track_tokens() -> None:
@@ -60,13 +60,13 @@ def test_waiting_standby_tokens_play_before_track_tokens() -> None:
     _all_hawks(st)
     order = sorted(range(3), key=lambda s: st["players"][s]["slot"])
     first, second, third = order
-    assert st["turn"]["seat"] == first
+    assert st["turn"].seat == first
     act(st, first, "move_owner", space=1)
     finish_turn(st, first)
-    assert st["turn"]["seat"] == second
+    assert st["turn"].seat == second
     act(st, second, "move_owner", space=2)
     finish_turn(st, second)
-    assert st["turn"]["seat"] == third
+    assert st["turn"].seat == third
 
 
 def test_move_forward_at_least_one_and_never_onto_an_owner_token() -> None:
@@ -75,7 +75,7 @@ def test_move_forward_at_least_one_and_never_onto_an_owner_token() -> None:
     st = started(3)
     _place_tokens(st, [4, 2, 5])
     _advance(st)
-    assert st["turn"]["seat"] == 1
+    assert st["turn"].seat == 1
     spaces = [a.arg("space") for a in ENGINE.legal(st, 1) if a.kind == "move_owner"]
     assert spaces == [s for s in range(3, 20) if s not in (4, 5)]
     assert 6 in spaces  # past two occupied spaces
@@ -91,10 +91,10 @@ def test_enter_standby_lowest_free_space_and_out_of_the_round() -> None:
     _advance(st)
     act(st, 1, "enter_standby")
     assert st["players"][1]["slot"] == 0 and st["players"][1]["done"]
-    assert st["turn"]["seat"] == 0
+    assert st["turn"].seat == 0
     act(st, 0, "enter_standby")
     assert st["players"][0]["slot"] == 1
-    assert st["turn"]["seat"] == 2  # seat 1 is out even though it is "behind"
+    assert st["turn"].seat == 2  # seat 1 is out even though it is "behind"
 
 
 def test_round_end_next_round_preparation_and_order() -> None:
@@ -116,7 +116,7 @@ def test_round_end_next_round_preparation_and_order() -> None:
     assert st["forest"]["birds"] == loose
     assert [c for c in st["track"] if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + 2]
     assert all(p["pos"] == 0 and not p["done"] for p in st["players"])
-    assert st["turn"]["seat"] == 1  # it took the 1st Standby space
+    assert st["turn"].seat == 1  # it took the 1st Standby space
     assert [p["slot"] for p in st["players"]] == [1, 0, 2]
 
 
@@ -153,16 +153,16 @@ def test_two_player_lucy_setup_and_movement() -> None:
     assert lucy == {"pos": 0, "slot": D.LUCY_SLOT, "done": False}
     assert D.STANDBY_LABELS[D.LUCY_SLOT] == "3rd"
     assert sorted(p["slot"] for p in st["players"]) == [0, 1]
-    first = st["turn"]["seat"]
+    first = st["turn"].seat
     second = 1 - first
     act(st, first, "move_owner", space=2)
     finish_turn(st, first)
-    assert st["turn"]["seat"] == second
+    assert st["turn"].seat == second
     act(st, second, "move_owner", space=1)
     finish_turn(st, second)
     # Lucy was farthest behind (waiting on Standby): she moved to space 3, the nearest free
     assert lucy["pos"] == 3 and lucy["slot"] == -1
-    assert st["turn"]["seat"] == second
+    assert st["turn"].seat == second
     spaces = [a.arg("space") for a in ENGINE.legal(st, second) if a.kind == "move_owner"]
     assert 3 not in spaces
     assert st["players"][first]["funds"] >= 0  # Lucy took no chip for anyone
@@ -179,7 +179,7 @@ def test_lucy_goes_to_standby_when_no_space_is_free() -> None:
     lucy.update(pos=17, slot=-1, done=False)
     _advance(st)
     assert lucy["done"] and lucy["slot"] == 0
-    assert st["turn"]["seat"] == 1
+    assert st["turn"].seat == 1
     act(st, 1, "enter_standby")
     assert p1["slot"] == 1
     act(st, 0, "enter_standby")
@@ -193,7 +193,7 @@ def test_two_player_sections_exactly_one_stop_each() -> None:
     no skipping a section, no second stop in a section, blue separators optional,
     Standby only after section 5."""
     st = started(2, seed=3)
-    seat = st["turn"]["seat"]
+    seat = st["turn"].seat
     legal = ENGINE.legal(st, seat)
     spaces = [a.arg("space") for a in legal if a.kind == "move_owner"]
     assert spaces == [1, 2, 3]  # section 1 only (the separator 4 would skip it)
@@ -250,7 +250,7 @@ def test_solo_fixed_blue_chips_single_use_and_kept_between_rounds() -> None:
     for pos, code in zip(D.FIXED_BLUE, range(D.NBLUE), strict=True):
         assert st["track"][pos - 1] == D.BLUE_BASE + code
     act(st, 0, "move_owner", space=D.FIXED_BLUE[0])
-    assert st["turn"]["step"] == "after"  # face down: no chip action
+    assert st["turn"].step == "after"  # face down: no chip action
     assert "advertise" not in kinds(st, 0) and "buy_special" not in kinds(st, 0)
     assert p["slot"] == -1
 
@@ -324,9 +324,9 @@ def test_standby_ends_the_turn_at_once_with_more_players() -> None:
     """Move to Standby: "Your turn ends immediately"; with 2+ players entering Standby
     changes nothing a free action depends on, so no Standby step is asked."""
     st = started(3, seed=4)
-    seat = st["turn"]["seat"]
+    seat = st["turn"].seat
     act(st, seat, "enter_standby")
-    assert st["turn"]["seat"] != seat and st["turn"]["step"] == "move"
+    assert st["turn"].seat != seat and st["turn"].step == "move"
 
 
 def test_solo_result_targets_130_and_150() -> None:

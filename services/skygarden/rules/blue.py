@@ -17,7 +17,7 @@ from .state import Step, narea
 def flip_solo_blue(st: dict[str, Any]) -> None:
     """Solo Rules: a blue chip used in solo is turned face down for the rest of the
     game."""
-    chip = st["turn"]["chip"]
+    chip = st["turn"].chip
     if st["n"] == 1 and D.BLUE_BASE <= chip < D.ORANGE_BASE:
         st["blue_down"][chip - D.BLUE_BASE] = 1
 
@@ -51,7 +51,7 @@ def advertise(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     p = st["players"][seat]
     gain_funds(p, ad_gain(p, D.AD_IDS.index(args["ad"])))
     flip_solo_blue(st)
-    st["turn"]["step"] = Step.AFTER
+    st["turn"].step = Step.AFTER
 
 
 def buy_special(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
@@ -62,15 +62,15 @@ def buy_special(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     bird = D.BIDX[args["bird"]]
     k = bird - D.NREG
     cost = D.SPECIAL_COST[k]
-    if t["pending"]:  # a birdcage bonus at a discount
-        cost = max(0, cost - t["pending"][0][1])
-        t["pending"].pop(0)
-    elif t["step"] == Step.CHIP and D.BLUE_BASE <= t["chip"] < D.ORANGE_BASE:  # blue chip
+    if t.pending:  # a birdcage bonus at a discount
+        cost = max(0, cost - t.pending[0][1])
+        t.pending.pop(0)
+    elif t.step == Step.CHIP and D.BLUE_BASE <= t.chip < D.ORANGE_BASE:  # blue chip
         flip_solo_blue(st)
-        t["step"] = Step.AFTER
+        t.step = Step.AFTER
     else:  # the space action
-        t["space"] = True
-        t["step"] = Step.AFTER
+        t.space_action_used = True
+        t.step = Step.AFTER
     p["funds"] -= cost
     st["special"][k] -= 1
     p["areas"][args["area"]]["b"][bird] += 1

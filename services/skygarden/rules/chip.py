@@ -21,7 +21,7 @@ def take_chip_bird(st: dict[str, Any], bird: int) -> None:
     """If the chip is green: take the chip's bird from the supply; it waits to be
     placed (AMBIGUITIES 13: none when the supply is empty)."""
     st["supply"][bird] -= 1
-    st["turn"]["pbird"] = bird
+    st["turn"].chip_bird = bird
 
 
 def legal_chip_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[Action]) -> None:
@@ -30,14 +30,14 @@ def legal_chip_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[
     AMBIGUITIES 12) and Additional Purchases in any order, then the space action or
     the end of the turn."""
     t = st["turn"]
-    chip = t["chip"]
+    chip = t.chip
     if D.BLUE_BASE <= chip < D.ORANGE_BASE:
         legal_blue_chip(st, p, out)
-    elif not t["emp"]:
+    elif not t.employee_moved:
         for steps in employee_options(p):
             out.append(A.MOVE_EMPLOYEE[steps])
     else:
-        pbird = t["pbird"]
+        pbird = t.chip_bird
         adj = D.EMP_ADJ[p["emp"]] + ((D.AX,) if p["ax"] else ())
         areas = p["areas"]
         if pbird >= 0:
@@ -47,19 +47,19 @@ def legal_chip_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[
             out.append(A.RELEASE_BIRD)
         legal_purchases(st, p, adj, out)
         if pbird < 0:
-            if not t["space"]:
+            if not t.space_action_used:
                 legal_space(st, p, out)
             out.append(A.END_TURN)
 
 
 def legal_chip_bird_choice(st: dict[str, Any]) -> list[Action]:
     """If the chip is orange: with both of its birds in the supply, choose one."""
-    return [A.CHOOSE_BIRD[b] for b in st["turn"]["choice"]]
+    return [A.CHOOSE_BIRD[b] for b in st["turn"].bird_choice]
 
 
 def choose_chip_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """If the chip is orange: take the chosen bird of the chip."""
-    st["turn"]["choice"] = []
+    st["turn"].bird_choice = []
     take_chip_bird(st, D.BIDX[args["bird"]])
 
 
@@ -70,19 +70,19 @@ def move_employee(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     result = simulate_employee(p, args["steps"], event_income(p))
     assert result is not None
     p["emp"], p["funds"] = result
-    st["turn"]["emp"] = True
+    st["turn"].employee_moved = True
 
 
 def place_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Placement Rules: the chip bird goes to an area the Employee feeds."""
     t = st["turn"]
-    st["players"][seat]["areas"][args["area"]]["b"][t["pbird"]] += 1
-    t["pbird"] = -1
+    st["players"][seat]["areas"][args["area"]]["b"][t.chip_bird] += 1
+    t.chip_bird = -1
 
 
 def release_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Placement Rules: a chip bird not placed goes to the Forest board, never back to
     the supply (AMBIGUITIES 12)."""
     t = st["turn"]
-    st["forest"]["birds"][t["pbird"]] += 1
-    t["pbird"] = -1
+    st["forest"]["birds"][t.chip_bird] += 1
+    t.chip_bird = -1

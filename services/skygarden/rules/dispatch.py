@@ -83,13 +83,13 @@ def legal_turn(st: dict[str, Any], seat: int) -> list[Action]:
     chip is orange), else the step's decisions followed by the Free Actions."""
     t = st["turn"]
     p = st["players"][seat]
-    pending = t["pending"]
+    pending = t.pending
     if pending:
         kind, amount = pending[0]
         return LEGAL_FOR_PENDING[kind](st, p, amount)
-    if t["choice"]:
+    if t.bird_choice:
         return chip.legal_chip_bird_choice(st)
     out: list[Action] = []
-    LEGAL_AT_STEP[t["step"]](st, seat, p, out)
+    LEGAL_AT_STEP[t.step](st, seat, p, out)
     free.legal_free(st, p, out)
     return out

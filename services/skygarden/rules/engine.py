@@ -2,7 +2,7 @@
 
 The state is a plain JSON-like dict (built by :meth:`SkyGardenEngine.setup`), mutated in place.
 A turn is a sequence of atomic decisions; the turn's progress lives in
-``state["turn"]``:
+``state["turn"]`` (a :class:`.state.Turn` record):
 
 * ``step`` ``"move"``: move the Owner token (or enter Standby);
 * ``step`` ``"chip"``: resolve the chip: take the bird (orange two-bird chips ask
@@ -15,7 +15,7 @@ A turn is a sequence of atomic decisions; the turn's progress lives in
 
 Free actions (milestones, moving birds/trees to the Forest, refilling lakes,
 nest moves) are listed at every one of these points. Bonus and adjustment
-sub-decisions queue in ``turn["pending"]`` and block everything else until
+sub-decisions queue in ``turn.pending`` and block everything else until
 resolved.
 """
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from services.core.engine import Action, IllegalAction, Rng, ScoreBoard, jsonstate
+from services.core.engine import Action, IllegalAction, Rng, ScoreBoard
 
-from . import hidden
+from . import hidden, storage
 from .dispatch import APPLY_BY_KIND, legal_turn
 from .events import legal_keep_event
 from .scoring import score_board
@@ -51,7 +51,7 @@ class SkyGardenEngine:
         """The seat whose turn it is; at setup step 15, every seat still choosing."""
         phase = state["phase"]
         if phase == Phase.PLAY:
-            return [state["turn"]["seat"]]
+            return [state["turn"].seat]
         if phase == Phase.EVENT:
             return [i for i, p in enumerate(state["players"]) if p["event"] < 0]
         return []
@@ -64,7 +64,7 @@ class SkyGardenEngine:
         choice)."""
         phase = state["phase"]
         if phase == Phase.PLAY:
-            if seat != state["turn"]["seat"]:
+            if seat != state["turn"].seat:
                 return []
             return legal_turn(state, seat)
         if phase == Phase.EVENT:
@@ -99,7 +99,9 @@ class SkyGardenEngine:
         return hidden.determinize(state, seat, rng)
 
     def encode(self, state: dict[str, Any]) -> bytes:
-        return jsonstate.dumps(state, sort_keys=True)
+        """The stored form (:func:`.storage.encode`)."""
+        return storage.encode(state)
 
     def decode(self, data: bytes) -> dict[str, Any]:
-        return jsonstate.loads(data)
+        """A stored state back (:func:`.storage.decode`)."""
+        return storage.decode(data)

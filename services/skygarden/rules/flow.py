@@ -139,19 +139,19 @@ def move_owner(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     if st["n"] == 2 and D.SECTION_OF[space] >= 0:
         p["sec"] |= 1 << D.SECTION_OF[space]
     chip = st["track"][space - 1]
-    t["land"] = space
-    t["chip"] = chip
+    t.landed_space = space
+    t.chip = chip
     if D.BLUE_BASE <= chip < D.ORANGE_BASE:
         if st["n"] == 1 and st["blue_down"][chip - D.BLUE_BASE]:
-            t["step"] = Step.AFTER  # a used solo chip: no chip action
+            t.step = Step.AFTER  # a used solo chip: no chip action
         else:
-            t["step"] = Step.CHIP
+            t.step = Step.CHIP
         return
-    t["step"] = Step.CHIP
+    t.step = Step.CHIP
     birds = (chip,) if chip < D.BLUE_BASE else D.ORANGE[chip - D.ORANGE_BASE]
     avail = [b for b in birds if st["supply"][b] > 0]
     if len(avail) > 1:
-        t["choice"] = avail
+        t.bird_choice = avail
     elif avail:
         take_chip_bird(st, avail[0])
 
@@ -170,7 +170,7 @@ def enter_standby(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     if st["n"] == 1:
         for _ in range(D.SOLO_BREEDS.get(st["round"], 0)):
             breed(st, p)
-        st["turn"]["step"] = Step.STANDBY
+        st["turn"].step = Step.STANDBY
         return
     advance(st)
 

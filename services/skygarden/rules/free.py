@@ -20,7 +20,7 @@ def legal_free(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None
     lake refilled, birds put on or taken off its nest (no removing from a nest added
     to this turn)."""
     legal_claims(st, p, out)
-    nlock = st["turn"]["nlock"]
+    nlock = st["turn"].nest_locked
     areas = p["areas"]
     for ai in range(narea(p)):
         a = areas[ai]
@@ -62,7 +62,7 @@ def bird_to_forest(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     bird = D.BIDX[args["bird"]]
     remove_bird(a, bird)
     st["forest"]["birds"][bird] += 1
-    pending = st["turn"]["pending"]
+    pending = st["turn"].pending
     if pending and pending[0][0] == Pending.ADJUST and used(a) <= capacity(a):
         pending.pop(0)
 
@@ -89,7 +89,7 @@ def nest_add(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     that nest gives no bird back this turn."""
     ai = args["area"]
     st["players"][seat]["areas"][ai]["nb"].append(D.BIDX[args["bird"]])
-    st["turn"]["nlock"][ai] = 1
+    st["turn"].nest_locked[ai] = 1
 
 
 def nest_remove(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ Everything in Sky Garden is on the table except:
   empty after every layout, so no draw order is stored: the generator is all there is
   to hide about the rounds to come.
 
-This module imports only the game data, so the engine and the view both use it
+This module imports only the game data and the stored form, so the engine and the view both use it
 without an import cycle.
 """
 
@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.core.engine import Rng, jsonstate
+from services.core.engine import Rng
 
 from . import data as D
+from . import storage
 
 
 def events_revealed(st: dict[str, Any]) -> bool:
@@ -48,7 +49,7 @@ def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any
     depends only on what the viewer sees and on ``rng``; the viewer's own cards, and
     so its legal actions, are unchanged; ``st`` is never changed.
     """
-    sample: dict[str, Any] = jsonstate.loads(jsonstate.dumps(st))
+    sample: dict[str, Any] = storage.decode(storage.encode(st))
     players = sample["players"]
     revealed = events_revealed(st)
     seen: set[int] = set()

@@ -86,7 +86,7 @@ def gain_bonus(st: dict[str, Any], p: dict[str, Any], bonus: dict[str, Any]) -> 
     """Bonuses for Achieving Milestones: funds and eggs at once, the rest queued as a
     sub-decision (AMBIGUITIES 16, 17)."""
     kind = bonus["type"]
-    pending = st["turn"]["pending"]
+    pending = st["turn"].pending
     if kind == "funds":
         gain_funds(p, bonus["amount"])
     elif kind == "special_bird_purchase":
@@ -170,7 +170,7 @@ def bonus_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     bird = D.BIDX[args["bird"]]
     st["bonus"][bird] = 0
     st["players"][seat]["areas"][args["area"]]["b"][bird] += 1
-    st["turn"]["pending"].pop(0)
+    st["turn"].pending.pop(0)
 
 
 def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
@@ -185,7 +185,7 @@ def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     else:
         st["forest"]["nests"] -= 1
         a["n"] = 1
-    pending = st["turn"]["pending"]
+    pending = st["turn"].pending
     pending[0][1] -= 1
     if pending[0][1] <= 0:
         pending.pop(0)
@@ -196,9 +196,9 @@ def bonus_egg(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     (AMBIGUITIES 16)."""
     st["players"][seat]["box"][D.BIDX[args["bird"]]] = 1
     st["eggs"] -= 1
-    st["turn"]["pending"].pop(0)
+    st["turn"].pending.pop(0)
 
 
 def skip_bonus(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Bonuses for Achieving Milestones: a bonus not taken is lost (AMBIGUITIES 17)."""
-    st["turn"]["pending"].pop(0)
+    st["turn"].pending.pop(0)

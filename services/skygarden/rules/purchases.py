@@ -31,7 +31,7 @@ def legal_purchases(
                 out.append(A.BUY_TREE[ai])
             if funds >= D.COST_LAKE:
                 out.append(A.BUY_LAKE[ai])
-    if funds >= D.COST_FBIRD and t["fb"] < D.FBIRD_LIMIT:
+    if funds >= D.COST_FBIRD and t.forest_birds_bought < D.FBIRD_LIMIT:
         for bird in range(D.NB):
             if forest_has(st, bird):
                 for ai in adj:
@@ -73,7 +73,7 @@ def buy_forest_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None
     p["funds"] -= D.COST_FBIRD
     take_forest_bird(st, bird)
     p["areas"][args["area"]]["b"][bird] += 1
-    st["turn"]["fb"] += 1
+    st["turn"].forest_birds_bought += 1
 
 
 def buy_additional_area(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:

@@ -26,7 +26,7 @@ def icons_active(st: dict[str, Any], space: int) -> list[str]:
 def legal_space(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
     """On Your Turn (AMBIGUITIES 5): the active icons of the space landed on: Breed
     when a nest can lay, a special bird at full cost."""
-    for icon in icons_active(st, st["turn"]["land"]):
+    for icon in icons_active(st, st["turn"].landed_space):
         if icon == "breed":
             if can_breed(p):
                 out.append(A.BREED)
@@ -37,7 +37,7 @@ def legal_space(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> Non
 def legal_after_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[Action]) -> None:
     """On Your Turn: the chip is done; the space action if not used yet, and end the
     turn."""
-    if not st["turn"]["space"]:
+    if not st["turn"].space_action_used:
         legal_space(st, p, out)
     out.append(A.END_TURN)
 
@@ -46,5 +46,5 @@ def breed_action(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Breed (the space action): every breeding pair lays an egg."""
     breed(st, st["players"][seat])
     t = st["turn"]
-    t["space"] = True
-    t["step"] = Step.AFTER
+    t.space_action_used = True
+    t.step = Step.AFTER

@@ -1,12 +1,14 @@
 """The Sky Garden game state: phases, turn steps, pending kinds, and the records.
 
-The state is a plain JSON-like dict, mutated in place and stored as it is (its
-keys are the stored form, so they stay short; the :class:`typing.TypedDict`
-records below name what each one holds). Built by :func:`.setup.setup`.
+The state is a JSON-like dict, mutated in place, whose turn is a :class:`Turn`
+record; it is stored as JSON under short keys (:func:`to_stored`, :func:`from_stored`;
+the :class:`typing.TypedDict` records below name what each stored key holds). Built
+by :func:`.setup.setup`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypedDict
 
@@ -22,7 +24,7 @@ class Phase(StrEnum):
 
 
 class Step(StrEnum):
-    """``state["turn"]["step"]``: where the current turn is (On Your Turn)."""
+    """``state["turn"].step``: where the current turn is (On Your Turn)."""
 
     MOVE = "move"  # move the Owner token, or enter Standby
     CHIP = "chip"  # resolve the chip landed on
@@ -56,20 +58,73 @@ class Area(TypedDict):
     l: int  # 1: the lake is uncovered  # noqa: E741
 
 
-class Turn(TypedDict):
-    """The turn in progress (``state["turn"]``)."""
+@dataclass(slots=True)
+class Turn:
+    """The turn in progress (``state["turn"]``, On Your Turn). Stored as a dict under
+    the short keys of :data:`TURN_KEYS` (:meth:`stored`, :meth:`from_stored`)."""
 
     seat: int  # the seat playing (-1: nobody)
-    step: str  # a :class:`Step`
-    land: int  # the Main track space landed on (0: none yet)
-    chip: int  # the chip code on that space (-1: none yet)
-    pbird: int  # the chip bird taken but not yet placed or released (-1: none)
-    choice: list[int]  # an orange chip's two birds to choose between (empty: no choice)
-    emp: bool  # the Employee has moved this turn
-    fb: int  # Forest birds bought this turn
-    space: bool  # the space action was used this turn
-    nlock: list[int]  # per area, 1: a bird was put on its nest this turn
-    pending: list[list[Any]]  # sub-decisions ``[Pending, amount]``, first asked first
+    step: str = Step.MOVE  # a Step
+    landed_space: int = 0  # the Main track space landed on (0: none yet)
+    chip: int = -1  # the chip code on that space (-1: none yet)
+    chip_bird: int = -1  # the chip bird taken, not yet placed or released (-1: none)
+    bird_choice: list[int] = field(default_factory=list)  # an orange chip's two birds
+    employee_moved: bool = False
+    forest_birds_bought: int = 0
+    space_action_used: bool = False
+    #: per area, 1: a bird was put on its nest this turn (none may come off it)
+    nest_locked: list[int] = field(default_factory=lambda: [0] * (D.NAREA + 1))
+    #: sub-decisions ``[Pending, amount]``, the first asked first
+    pending: list[list[Any]] = field(default_factory=list)
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object under ``"turn"``)."""
+        return {
+            "seat": self.seat,
+            "step": self.step,
+            "land": self.landed_space,
+            "chip": self.chip,
+            "pbird": self.chip_bird,
+            "choice": self.bird_choice,
+            "emp": self.employee_moved,
+            "fb": self.forest_birds_bought,
+            "space": self.space_action_used,
+            "nlock": self.nest_locked,
+            "pending": self.pending,
+        }
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> Turn:
+        """The record of a stored turn."""
+        return cls(
+            d["seat"],
+            d["step"],
+            d["land"],
+            d["chip"],
+            d["pbird"],
+            d["choice"],
+            d["emp"],
+            d["fb"],
+            d["space"],
+            d["nlock"],
+            d["pending"],
+        )
+
+
+#: Turn field -> its stored key.
+TURN_KEYS = {
+    "seat": "seat",
+    "step": "step",
+    "landed_space": "land",
+    "chip": "chip",
+    "chip_bird": "pbird",
+    "bird_choice": "choice",
+    "employee_moved": "emp",
+    "forest_birds_bought": "fb",
+    "space_action_used": "space",
+    "nest_locked": "nlock",
+    "pending": "pending",
+}
 
 
 class Player(TypedDict):
@@ -99,19 +154,7 @@ def new_area() -> Area:
 
 def new_turn(seat: int) -> Turn:
     """A fresh turn for ``seat`` at its first step (On Your Turn)."""
-    return {
-        "seat": seat,
-        "step": Step.MOVE,
-        "land": 0,
-        "chip": -1,
-        "pbird": -1,
-        "choice": [],
-        "emp": False,
-        "fb": 0,
-        "space": False,
-        "nlock": [0] * (D.NAREA + 1),
-        "pending": [],
-    }
+    return Turn(seat)
 
 
 def narea(p: dict[str, Any]) -> int:

@@ -260,25 +260,25 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     forest = st["forest"]
     revealed = events_revealed(st)
     seats = [_seat(p, i, seat == i, seat == i or revealed) for i, p in enumerate(players)]
-    t_seat = turn["seat"]
+    t_seat = turn.seat
     pending = [
         {
             "kind": entry[0],
             "amount": entry[1] if entry[0] != Pending.ADJUST else 0,
             "area": entry[1] if entry[0] == Pending.ADJUST else -1,
         }
-        for entry in turn["pending"]
+        for entry in turn.pending
     ]
-    pbird = turn["pbird"]
+    pbird = turn.chip_bird
     turn_view = {
         "seat": t_seat,
-        "step": _STEP[turn["step"]] if t_seat >= 0 else "STEP_UNSPECIFIED",
-        "space": turn["land"],
+        "step": _STEP[turn.step] if t_seat >= 0 else "STEP_UNSPECIFIED",
+        "space": turn.landed_space,
         "pending_bird": _BIRDS[pbird] if pbird >= 0 else "",
-        "bird_choice": [_BIRDS[b] for b in turn["choice"]],
-        "employee_moved": turn["emp"],
-        "forest_birds_bought": turn["fb"],
-        "space_action_used": turn["space"],
+        "bird_choice": [_BIRDS[b] for b in turn.bird_choice],
+        "employee_moved": turn.employee_moved,
+        "forest_birds_bought": turn.forest_birds_bought,
+        "space_action_used": turn.space_action_used,
         "pending": pending,
     }
     board = engine.score(st)
