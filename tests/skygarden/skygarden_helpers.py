@@ -52,11 +52,11 @@ def kinds(st: dict[str, Any], seat: int) -> set[str]:
 def blank(p: dict[str, Any]) -> None:
     """Empty every area of a player (no birds, nests, trees or lakes)."""
     for a in p["areas"]:
-        a["b"] = [0] * D.NB
-        a["n"] = 0
-        a["nb"] = []
-        a["t"] = 0
-        a["l"] = 0
+        a.birds = [0] * D.NB
+        a.nest = 0
+        a.nest_birds = []
+        a.tree = 0
+        a.lake = 0
     p["ax"] = ""
 
 
@@ -147,12 +147,12 @@ def count_components(st: dict[str, Any]) -> dict[str, Any]:
     for p in st["players"]:
         for ai, a in enumerate(p["areas"]):
             if ai == D.AX and not p["ax"]:
-                assert a["b"] == [0] * D.NB
+                assert a.birds == [0] * D.NB
                 continue
-            for i, c in enumerate(a["b"]):
+            for i, c in enumerate(a.birds):
                 birds[i] += c
-            trees += a["t"]
-            nests += a["n"]
+            trees += a.tree
+            nests += a.nest
         eggs += sum(p["box"])
     return {"birds": birds, "trees": trees, "nests": nests, "eggs": eggs}
 

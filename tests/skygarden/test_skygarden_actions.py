@@ -70,7 +70,7 @@ def test_green_chip_bird_from_supply_then_mandatory_employee_move() -> None:
     assert places == sorted(D.EMP_ADJ[emp_index("P3")])
     assert "end_turn" not in kinds(st, 0)  # the bird must be placed or released first
     act(st, 0, "place_bird", area=places[0])
-    assert p["areas"][places[0]]["b"][HAWK] == 1
+    assert p["areas"][places[0]].birds[HAWK] == 1
     assert "end_turn" in kinds(st, 0)
 
 
@@ -148,22 +148,22 @@ def test_area_size_four_plus_two_with_tree_or_lake() -> None:
     assert [D.SIZE[b] for b in (SHIM, WWE, TOUCAN, HAWK, FLAMINGO, SWAN)] == [1, 1, 1, 2, 2, 3]
     target = D.EMP_ADJ[emp_index("P1")][0]
     a = p["areas"][target]
-    a["b"][SWAN] = 1
+    a.birds[SWAN] = 1
     land(st, 0, 3, HAWK, emp=emp_index("P6"))
     act(st, 0, "move_employee", steps=1)
     assert find(st, 0, "place_bird", area=target) is None  # 3 + 2 > 4
-    a["t"] = 1
+    a.tree = 1
     assert find(st, 0, "place_bird", area=target) is not None  # 3 + 2 <= 6
     act(st, 0, "place_bird", area=target)
-    a["b"][SHIM] = 1
-    assert sum(D.SIZE[i] * c for i, c in enumerate(a["b"])) == 6
+    a.birds[SHIM] = 1
+    assert sum(D.SIZE[i] * c for i, c in enumerate(a.birds)) == 6
 
 
 def test_one_special_bird_of_a_kind_per_area() -> None:
     """Special Bird tokens / AMBIGUITIES 15: never two of the same kind in one area."""
     st, p = _game()
     p["funds"] = 15
-    p["areas"][0]["b"][JAVA] = 1
+    p["areas"][0].birds[JAVA] = 1
     land(st, 0, 2, D.BLUE_BASE)
     java_areas = [
         a.arg("area")
@@ -185,8 +185,8 @@ def test_one_nest_one_tree_and_never_tree_with_lake() -> None:
     st, p = _game()
     p["funds"] = 15
     left, right = D.EMP_ADJ[emp_index("P1")]
-    p["areas"][left].update(n=1, t=1)
-    p["areas"][right]["l"] = 1
+    p["areas"][left].nest = p["areas"][left].tree = 1
+    p["areas"][right].lake = 1
     land(st, 0, 3, HAWK, emp=emp_index("P6"))
     act(st, 0, "move_employee", steps=1)
     assert find(st, 0, "buy_nest", area=left) is None
@@ -230,7 +230,7 @@ def test_purchases_cost_two_and_go_next_to_the_employee() -> None:
     act(st, 0, "buy_lake", area=adjacent[1])
     assert p["funds"] == 13 - 8
     assert st["forest"]["trees"] == trees - 1 and st["forest"]["nests"] == nests - 2
-    assert p["areas"][adjacent[0]]["t"] and p["areas"][adjacent[1]]["l"]
+    assert p["areas"][adjacent[0]].tree and p["areas"][adjacent[1]].lake
 
 
 def test_one_forest_bird_per_turn_and_chip_birds_not_replenished() -> None:
@@ -263,7 +263,7 @@ def test_additional_area_once_per_game_always_adjacent() -> None:
     act(st, 0, "buy_additional_area", side="tree")
     assert p["funds"] == 15 - 4
     assert st["forest"]["trees"] == trees - 1
-    assert p["areas"][D.AX]["t"] == 1
+    assert p["areas"][D.AX].tree == 1
     assert "buy_additional_area" not in kinds(st, 0)
     assert find(st, 0, "place_bird", area=D.AX) is not None
     assert find(st, 0, "buy_nest", area=D.AX) is not None
@@ -275,7 +275,7 @@ def test_additional_area_once_per_game_always_adjacent() -> None:
     land(st, 0, 3, SWAN)
     act(st, 0, "move_employee", steps=1)
     act(st, 0, "buy_additional_area", side="lake")
-    assert p["areas"][D.AX]["l"] == 1
+    assert p["areas"][D.AX].lake == 1
     assert find(st, 0, "refill_lake", area=D.AX) is None
     assert ENGINE.score(st).seats[0].categories["additional_area"] == D.AX_VP == 3
 
@@ -284,8 +284,8 @@ def test_purchases_end_when_the_space_action_starts() -> None:
     """3. Space actions come after the chip action and any additional purchases."""
     st, p = _game()
     p["funds"] = 15
-    p["areas"][0].update(n=1, nb=[HAWK, HAWK])
-    p["areas"][0]["b"][HAWK] = 2
+    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [HAWK, HAWK]
+    p["areas"][0].birds[HAWK] = 2
     space = next(s for s in range(1, 20) if D.ICONS[s] and D.ICONS[s][0] == ("breed", 2))
     land(st, 0, space, SHIM)
     act(st, 0, "move_employee", steps=1)
@@ -331,14 +331,14 @@ def test_advertisements_and_their_caps(ad, birds, trees, lakes, gain) -> None:
     areas); AMBIGUITIES 22: the Additional Area counts too."""
     st, p = _game()
     p["ax"] = "lake"
-    p["areas"][D.AX]["l"] = 1
+    p["areas"][D.AX].lake = 1
     lakes -= 1
     for i, (bird, count) in enumerate(birds.items()):
-        p["areas"][i]["b"][bird] = count  # spread over several areas
+        p["areas"][i].birds[bird] = count  # spread over several areas
     for ai in range(trees):
-        p["areas"][ai]["t"] = 1
+        p["areas"][ai].tree = 1
     for ai in range(max(0, lakes)):
-        p["areas"][3 + ai % 3]["l"] = 1
+        p["areas"][3 + ai % 3].lake = 1
     land(st, 0, 2, D.BLUE_BASE)
     act(st, 0, "advertise", ad=ad)
     assert p["funds"] == gain
@@ -347,10 +347,10 @@ def test_advertisements_and_their_caps(ad, birds, trees, lakes, gain) -> None:
 def test_paradise_riflebird_adds_two_funds_per_advertisement() -> None:
     """Special bird card (assumed ability): +2 funds per Riflebird after the cap."""
     st, p = _game()
-    p["areas"][0]["b"][HAWK] = 6
-    p["areas"][0]["t"] = 1  # 6 Hawks + 1 tree = 7 = the cap
-    p["areas"][1]["b"][RIFLE] = 1
-    p["areas"][2]["b"][RIFLE] = 1
+    p["areas"][0].birds[HAWK] = 6
+    p["areas"][0].tree = 1  # 6 Hawks + 1 tree = 7 = the cap
+    p["areas"][1].birds[RIFLE] = 1
+    p["areas"][2].birds[RIFLE] = 1
     land(st, 0, 2, D.BLUE_BASE)
     act(st, 0, "advertise", ad="forest")
     assert p["funds"] == 7 + 4
@@ -369,7 +369,7 @@ def test_blue_special_purchase_pays_card_cost_places_anywhere() -> None:
     left = st["special"][OWL - D.NREG]
     act(st, 0, "buy_special", bird="snowy_owl", area=4)
     assert p["funds"] == 0 and st["special"][OWL - D.NREG] == left - 1
-    assert p["areas"][4]["b"][OWL] == 1
+    assert p["areas"][4].birds[OWL] == 1
     assert st["turn"].step == "after"
 
 
@@ -404,10 +404,10 @@ def test_nest_holds_two_regular_birds_of_one_type() -> None:
     """Nest Tile: up to 2 birds, both Regular and of the same type."""
     st, p = _game()
     a = p["areas"][0]
-    a["n"] = 1
-    a["b"][HAWK] = 1
-    a["b"][FLAMINGO] = 1
-    a["b"][OWL] = 0
+    a.nest = 1
+    a.birds[HAWK] = 1
+    a.birds[FLAMINGO] = 1
+    a.birds[OWL] = 0
     turn_for(st, 0)
     assert {x.arg("bird") for x in ENGINE.legal(st, 0) if x.kind == "nest_add"} == {
         "hawk",
@@ -417,8 +417,8 @@ def test_nest_holds_two_regular_birds_of_one_type() -> None:
     assert find(st, 0, "nest_add", area=0, bird="flamingo") is None
     assert find(st, 0, "nest_add", area=0, bird="hawk") is None  # only one Hawk here
     a2 = p["areas"][1]
-    a2["n"] = 1
-    a2["b"][RIFLE] = 1
+    a2.nest = 1
+    a2.birds[RIFLE] = 1
     assert find(st, 0, "nest_add", area=1, bird="paradise_riflebird") is None
 
 
@@ -427,9 +427,9 @@ def test_java_sparrow_breeds_with_one_regular_bird() -> None:
     nest with one Regular bird; the egg is of the Regular bird's type."""
     st, p = _game()
     a = p["areas"][0]
-    a["n"] = 1
-    a["b"][JAVA] = 1
-    a["b"][SWAN] = 1
+    a.nest = 1
+    a.birds[JAVA] = 1
+    a.birds[SWAN] = 1
     turn_for(st, 0)
     act(st, 0, "nest_add", area=0, bird="java_sparrow")
     act(st, 0, "nest_add", area=0, bird="swan")
@@ -447,8 +447,8 @@ def test_egg_marker_stops_at_the_rightmost_space() -> None:
     from services.skygarden.rules.breeding import breed
 
     a = p["areas"][0]
-    a.update(n=1, nb=[HAWK, HAWK])
-    a["b"][HAWK] = 2
+    a.nest, a.nest_birds = 1, [HAWK, HAWK]
+    a.birds[HAWK] = 2
     p["box"][HAWK] = 1
     p["egg"] = D.EGG_MAX - 1
     breed(st, p)
@@ -464,10 +464,10 @@ def test_nest_moves_cannot_be_undone_in_the_same_turn() -> None:
     reachable in one turn)."""
     st, p = _game()
     a = p["areas"][0]
-    a["n"] = 1
-    a["b"][SHIM] = 2
-    a["b"][HAWK] = 2
-    a["nb"] = [HAWK]
+    a.nest = 1
+    a.birds[SHIM] = 2
+    a.birds[HAWK] = 2
+    a.nest_birds = [HAWK]
     turn_for(st, 0)
     assert find(st, 0, "nest_add", area=0, bird="hawk") is not None
     act(st, 0, "nest_remove", area=0, bird="hawk")  # change the nest's type: remove ...
@@ -475,11 +475,11 @@ def test_nest_moves_cannot_be_undone_in_the_same_turn() -> None:
     assert find(st, 0, "nest_remove", area=0) is None  # no undo this turn
     act(st, 0, "nest_add", area=0, bird="shimaenaga")
     assert find(st, 0, "nest_add", area=0) is None and find(st, 0, "nest_remove", area=0) is None
-    assert a["nb"] == [SHIM, SHIM]
+    assert a.nest_birds == [SHIM, SHIM]
     turn_for(st, 0)  # next turn: removing is allowed again
     act(st, 0, "nest_remove", area=0, bird="shimaenaga")
     act(st, 0, "nest_remove", area=0, bird="shimaenaga")
-    assert a["nb"] == []
+    assert a.nest_birds == []
     # bound: per area and turn at most NEST_CAP removals then NEST_CAP additions
     turn_for(st, 0)
     ops = 0
@@ -499,12 +499,12 @@ def test_birds_and_trees_to_the_forest_and_refill_lakes() -> None:
     """Move to the Forest Board and Refill Lakes: any time during your turn; Forest birds
     (special ones too) can then be bought by anyone."""
     st, p = _game()
-    p["areas"][0]["b"][OWL] = 1
-    p["areas"][0]["t"] = 1
-    p["areas"][1]["l"] = 1
-    p["areas"][1]["b"][HAWK] = 1
-    p["areas"][1]["nb"] = [HAWK]
-    p["areas"][1]["n"] = 1
+    p["areas"][0].birds[OWL] = 1
+    p["areas"][0].tree = 1
+    p["areas"][1].lake = 1
+    p["areas"][1].birds[HAWK] = 1
+    p["areas"][1].nest_birds = [HAWK]
+    p["areas"][1].nest = 1
     turn_for(st, 0)
     trees = st["forest"]["trees"]
     act(st, 0, "bird_to_forest", area=0, bird="snowy_owl")
@@ -513,7 +513,7 @@ def test_birds_and_trees_to_the_forest_and_refill_lakes() -> None:
     act(st, 0, "bird_to_forest", area=1, bird="hawk")
     assert st["forest"]["birds"][OWL] == 1 and st["forest"]["birds"][HAWK] == 1
     assert st["forest"]["trees"] == trees + 1
-    assert p["areas"][1]["l"] == 0 and p["areas"][1]["nb"] == []
+    assert p["areas"][1].lake == 0 and p["areas"][1].nest_birds == []
     assert ENGINE.legal(st, 1) == []  # only during your own turn
 
 
@@ -522,10 +522,10 @@ def test_forced_adjustment_when_an_area_shrinks() -> None:
     player must adjust at once (birds to the Forest) before anything else."""
     st, p = _game()
     a = p["areas"][2]
-    a["l"] = 1
-    a["b"][SWAN] = 1
-    a["b"][HAWK] = 1
-    a["b"][SHIM] = 1
+    a.lake = 1
+    a.birds[SWAN] = 1
+    a.birds[HAWK] = 1
+    a.birds[SHIM] = 1
     turn_for(st, 0)
     act(st, 0, "refill_lake", area=2)
     assert st["turn"].pending == [["adjust", 2]]
@@ -606,7 +606,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
         assert pending == [["elements", 2]]
         act(st, 0, "bonus_element", element="tree", area=4)
         act(st, 0, "bonus_element", element="nest", area=4)
-        assert p["areas"][4]["t"] == 1 and p["areas"][4]["n"] == 1 and pending == []
+        assert p["areas"][4].tree == 1 and p["areas"][4].nest == 1 and pending == []
     elif line == "c2":  # early: golden egg
         assert p["box"][D.GOLDEN] == 1 and pending == []
     elif line == "c3":  # early: Egg marker +2
@@ -618,7 +618,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
     else:  # r3: bonus bird (no early tile)
         assert pending == [["bonus_bird", 1]]
         act(st, 0, "bonus_bird", bird="swan", area=5)
-        assert p["areas"][5]["b"][SWAN] == 1 and st["bonus"][SWAN] == 0
+        assert p["areas"][5].birds[SWAN] == 1 and st["bonus"][SWAN] == 0
         assert "swan" not in ENGINE.view(st, None)["bonus_birds"]
 
 
@@ -634,7 +634,7 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
         act(st, 0, "claim_milestone", slot=slot)
     assert st["turn"].pending == [["elements", 1]]
     act(st, 0, "bonus_element", element="lake", area=0)
-    assert p["areas"][0]["l"] == 1 and st["turn"].pending == []
+    assert p["areas"][0].lake == 1 and st["turn"].pending == []
     for slot in (1, 4, 7):
         act(st, 0, "claim_milestone", slot=slot)
     assert st["turn"].pending == [["egg", 1]]
@@ -668,19 +668,19 @@ def test_milestone_conditions_of_every_kind() -> None:
     _st, p = _game()
     t = D.TILE_IDS.index
     assert not tile_ok(p, t("A1"))
-    p["areas"][0]["b"][SHIM] = 2
-    p["areas"][5]["b"][SHIM] = 1
+    p["areas"][0].birds[SHIM] = 2
+    p["areas"][5].birds[SHIM] = 1
     assert tile_ok(p, t("A1"))
     assert not tile_ok(p, t("A3"))
-    p["areas"][5]["b"][HAWK] = 1
+    p["areas"][5].birds[HAWK] = 1
     assert tile_ok(p, t("A3"))  # Shimaenaga + Hawk in one area
-    p["areas"][0]["n"] = p["areas"][1]["n"] = 1
+    p["areas"][0].nest = p["areas"][1].nest = 1
     assert not tile_ok(p, t("C1"))
-    p["areas"][2]["n"] = 1
+    p["areas"][2].nest = 1
     assert tile_ok(p, t("C1"))
     p["egg"] = 6
     assert tile_ok(p, t("C4"))
-    p["areas"][3]["b"][JAVA] = 1
+    p["areas"][3].birds[JAVA] = 1
     assert not tile_ok(p, t("D1")) and not tile_ok(p, t("D2"))
-    p["areas"][5]["b"][OWL] = 1
+    p["areas"][5].birds[OWL] = 1
     assert tile_ok(p, t("D1")) and tile_ok(p, t("D2"))

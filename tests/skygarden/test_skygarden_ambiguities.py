@@ -201,14 +201,14 @@ def test_amb_11_event_marker_goes_down() -> None:
     blank(p)
     set_event(p, "E2")
     up, low = D.EVENT_AREAS
-    p["areas"][up]["b"][WWE] = 2
-    p["areas"][low]["b"][HAWK] = 2
+    p["areas"][up].birds[WWE] = 2
+    p["areas"][low].birds[HAWK] = 2
     assert event_income(p) == 3
     turn_for(st, 0)
     act(st, 0, "bird_to_forest", area=low, bird="hawk")
     assert event_income(p) == 2
     assert ENGINE.view(st, 0)["seats"][0]["event_marker"] == 1
-    p["areas"][0]["b"][HAWK] = 5  # not an Event area: does not count
+    p["areas"][0].birds[HAWK] = 5  # not an Event area: does not count
     assert event_income(p) == 2
 
 
@@ -220,7 +220,7 @@ def test_amb_12_unplaceable_chip_bird_goes_to_the_forest() -> None:
     blank(p)
     p["funds"] = 0
     for ai in D.EMP_ADJ[emp_index("P1")]:
-        p["areas"][ai]["b"][HAWK] = 2
+        p["areas"][ai].birds[HAWK] = 2
     supply = st["supply"][SWAN]
     forest = st["forest"]["birds"][SWAN]
     land(st, 0, 3, SWAN, emp=emp_index("P6"))
@@ -290,8 +290,8 @@ def test_amb_14_purchase_limits_and_blue_turns() -> None:
     p["pos"] = 0
     p["funds"] = 15
     space = next(s for s in range(1, 20) if D.ICONS[s] and D.ICONS[s][0] == ("breed", 2))
-    p["areas"][4].update(n=1, nb=[HAWK, HAWK])
-    p["areas"][4]["b"][HAWK] = 2
+    p["areas"][4].nest, p["areas"][4].nest_birds = 1, [HAWK, HAWK]
+    p["areas"][4].birds[HAWK] = 2
     land(st, 0, space, D.BLUE_BASE)
     assert "breed" not in kinds(st, 0)  # the chip action first
     act(st, 0, "advertise", ad="small_bird")
@@ -306,13 +306,13 @@ def test_amb_15_special_birds_never_sit_on_nests_except_java_sparrow() -> None:
     p = st["players"][0]
     blank(p)
     a = p["areas"][0]
-    a["n"] = 1
-    a["b"][OWL] = 1
-    a["b"][JAVA] = 1
+    a.nest = 1
+    a.birds[OWL] = 1
+    a.birds[JAVA] = 1
     turn_for(st, 0)
     adds = {x.arg("bird") for x in ENGINE.legal(st, 0) if x.kind == "nest_add"}
     assert adds == {"java_sparrow"}
-    p["areas"][1]["b"][JAVA] = 1
+    p["areas"][1].birds[JAVA] = 1
     from services.skygarden.rules.aviary import fits
 
     assert not fits(p["areas"][1], JAVA) and fits(p["areas"][1], OWL)
@@ -354,7 +354,7 @@ def test_amb_17_discounted_special_bird_is_optional() -> None:
     assert "skip_bonus" in kinds(st, 0)
     act(st, 0, "skip_bonus")
     assert st["early"][D.LINE_NAMES.index("r2")] is False
-    assert p["funds"] == 7 and sum(p["areas"][0]["b"]) == 0
+    assert p["funds"] == 7 and sum(p["areas"][0].birds) == 0
 
 
 def test_amb_18_milestone_vp_by_count_and_shared_tiles() -> None:
@@ -445,9 +445,9 @@ def test_amb_22_bird_scoring_and_counting_details() -> None:
     blank(p)
     p["ax"] = "tree"
     ax = p["areas"][D.AX]
-    ax["t"] = 1
-    ax["b"][SHIM], ax["b"][WWE] = 3, 2
-    ax["b"][HAWK] = 1
+    ax.tree = 1
+    ax.birds[SHIM], ax.birds[WWE] = 3, 2
+    ax.birds[HAWK] = 1
     st["phase"] = "over"
     set_event(p, "E1")
     assert ENGINE.score(st).seats[0].categories["birds"] == 2 * 4 + 3
@@ -458,8 +458,8 @@ def test_amb_22_bird_scoring_and_counting_details() -> None:
     assert ad_gain(p, D.AD_IDS.index("forest")) == 2  # 1 Hawk + the Additional Area tree
     assert tile_ok(p, D.TILE_IDS.index("A1"))  # 3 Shimaenaga
     assert event_income(p) == 1  # no set in the Event areas
-    p["areas"][0]["b"][OWL] = 1
-    p["areas"][1]["b"][JAVA] = 1
+    p["areas"][0].birds[OWL] = 1
+    p["areas"][1].birds[JAVA] = 1
     assert ad_gain(p, D.AD_IDS.index("small_bird")) == 4
     assert not tile_ok(p, D.TILE_IDS.index("B1"))  # 3 Hawks: specials are not Hawks
 
@@ -481,8 +481,8 @@ def test_amb_24_solo_breeds_on_entering_standby() -> None:
     st = started(1)
     p = st["players"][0]
     blank(p)
-    p["areas"][2].update(n=1, nb=[FLAMINGO, FLAMINGO])
-    p["areas"][2]["b"][FLAMINGO] = 2
+    p["areas"][2].nest, p["areas"][2].nest_birds = 1, [FLAMINGO, FLAMINGO]
+    p["areas"][2].birds[FLAMINGO] = 2
     st["round"] = 3
     act(st, 0, "enter_standby")
     assert p["box"][FLAMINGO] == 1 and p["egg"] == 1  # two breeds: token, then marker

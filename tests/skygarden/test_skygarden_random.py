@@ -67,15 +67,15 @@ def test_invariants_through_a_random_game(players: int, busy: bool) -> None:
             assert 0 <= p["funds"] <= D.FUNDS_MAX
             assert 0 <= p["egg"] <= D.EGG_MAX
             for ai, a in enumerate(p["areas"]):
-                assert not (a["t"] and a["l"])
+                assert not (a.tree and a.lake)
                 if st["turn"].pending and st["turn"].pending[0] == ["adjust", ai]:
                     continue
-                cap = D.AREA_BASE + (D.AREA_BONUS if a["t"] or a["l"] else 0)
-                assert sum(D.SIZE[i] * c for i, c in enumerate(a["b"])) <= cap
-                assert all(c <= 1 for c in a["b"][D.NREG :])
-                assert len(a["nb"]) <= D.NEST_CAP
-                for bird in a["nb"]:
-                    assert a["b"][bird] >= a["nb"].count(bird)
+                cap = D.AREA_BASE + (D.AREA_BONUS if a.tree or a.lake else 0)
+                assert sum(D.SIZE[i] * c for i, c in enumerate(a.birds)) <= cap
+                assert all(c <= 1 for c in a.birds[D.NREG :])
+                assert len(a.nest_birds) <= D.NEST_CAP
+                for bird in a.nest_birds:
+                    assert a.birds[bird] >= a.nest_birds.count(bird)
     assert biggest < 300
 
 

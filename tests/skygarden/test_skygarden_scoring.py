@@ -26,19 +26,19 @@ def _scored_position() -> tuple[dict, dict]:
     p = st["players"][0]
     blank(p)
     a = p["areas"]
-    a[0]["t"] = 1
-    a[0]["b"][SHIM], a[0]["b"][WWE], a[0]["b"][HAWK] = 2, 1, 1  # 1 set x4 + Hawk 3 = 7
-    a[1]["l"] = 1
-    a[1]["b"][FLAMINGO], a[1]["b"][TOUCAN], a[1]["b"][SWAN] = 1, 1, 1  # 3 + 3 + 5 = 11
-    a[2]["b"][SHIM], a[2]["b"][WWE], a[2]["b"][HAWK] = 1, 1, 1  # 2 + 2 = 4
-    a[3]["b"][FLAMINGO], a[3]["b"][TOUCAN], a[3]["b"][JAVA] = 1, 1, 1  # 2 + 2; Java 2
-    a[4]["l"] = 1
-    a[4]["b"][SWAN], a[4]["b"][HAWK] = 1, 1  # 5 + 2 (a lake does not help a Hawk) = 7
-    a[5]["t"] = 1
-    a[5]["b"][FLAMINGO], a[5]["b"][SWAN] = 1, 1  # 2 + 3 (a tree helps neither) = 5
+    a[0].tree = 1
+    a[0].birds[SHIM], a[0].birds[WWE], a[0].birds[HAWK] = 2, 1, 1  # 1 set x4 + Hawk 3 = 7
+    a[1].lake = 1
+    a[1].birds[FLAMINGO], a[1].birds[TOUCAN], a[1].birds[SWAN] = 1, 1, 1  # 3 + 3 + 5 = 11
+    a[2].birds[SHIM], a[2].birds[WWE], a[2].birds[HAWK] = 1, 1, 1  # 2 + 2 = 4
+    a[3].birds[FLAMINGO], a[3].birds[TOUCAN], a[3].birds[JAVA] = 1, 1, 1  # 2 + 2; Java 2
+    a[4].lake = 1
+    a[4].birds[SWAN], a[4].birds[HAWK] = 1, 1  # 5 + 2 (a lake does not help a Hawk) = 7
+    a[5].tree = 1
+    a[5].birds[FLAMINGO], a[5].birds[SWAN] = 1, 1  # 2 + 3 (a tree helps neither) = 5
     p["ax"] = "tree"
-    a[D.AX]["t"] = 1
-    a[D.AX]["b"][OWL], a[D.AX]["b"][RIFLE] = 1, 1  # Owl 8 (tree), Riflebird 4
+    a[D.AX].tree = 1
+    a[D.AX].birds[OWL], a[D.AX].birds[RIFLE] = 1, 1  # Owl 8 (tree), Riflebird 4
     p["box"][SHIM] = p["box"][HAWK] = p["box"][D.GOLDEN] = 1
     p["egg"] = 5
     p["nclaimed"] = 4

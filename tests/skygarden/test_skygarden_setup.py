@@ -50,10 +50,10 @@ def test_player_setup_steps_13_to_21(players: int) -> None:
     for p in st["players"]:
         nest_a, tree_a, lake_a = D.SETUP_CARDS[p["setup"]]
         areas = p["areas"]
-        assert [ai for ai, a in enumerate(areas) if a["n"]] == [nest_a]
-        assert [ai for ai, a in enumerate(areas) if a["t"]] == [tree_a]
-        assert [ai for ai, a in enumerate(areas) if a["l"]] == [lake_a]
-        assert all(sum(a["b"]) == 0 for a in areas)
+        assert [ai for ai, a in enumerate(areas) if a.nest] == [nest_a]
+        assert [ai for ai, a in enumerate(areas) if a.tree] == [tree_a]
+        assert [ai for ai, a in enumerate(areas) if a.lake] == [lake_a]
+        assert all(sum(a.birds) == 0 for a in areas)
         assert p["funds"] == D.FUNDS_START == 2
         assert p["egg"] == 0
         assert p["box"] == [0] * D.BOX_SIZE

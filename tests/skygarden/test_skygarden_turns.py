@@ -260,8 +260,8 @@ def test_solo_ignores_space_icons() -> None:
     st = started(1, seed=5)
     p = st["players"][0]
     blank(p)
-    p["areas"][0].update(n=1, nb=[SHIM, SHIM])
-    p["areas"][0]["b"][SHIM] = 2
+    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
+    p["areas"][0].birds[SHIM] = 2
     breed_space = next(s for s in range(1, 20) if D.ICONS[s] and D.ICONS[s][0][0] == "breed")
     st["track"][breed_space - 1] = TOUCAN
     act(st, 0, "move_owner", space=breed_space)
@@ -277,8 +277,8 @@ def test_solo_standby_bottom_space_and_breeding_1_1_2() -> None:
     st = started(1, seed=5)
     p = st["players"][0]
     blank(p)
-    p["areas"][0].update(n=1, nb=[SHIM, SHIM])
-    p["areas"][0]["b"][SHIM] = 2
+    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
+    p["areas"][0].birds[SHIM] = 2
     expected = []
     for rnd in (1, 2, 3):
         assert st["round"] == rnd
@@ -303,8 +303,8 @@ def test_solo_last_standby_breeds_meet_a_milestone_claimed_before_the_end() -> N
     st["tiles"][0] = D.TILE_IDS.index("C4")  # Egg marker on space 6 or further
     p = st["players"][0]
     blank(p)
-    p["areas"][0].update(n=1, nb=[SHIM, SHIM])
-    p["areas"][0]["b"][SHIM] = 2
+    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
+    p["areas"][0].birds[SHIM] = 2
     p["box"][SHIM] = 1
     p["egg"] = 4
     assert find(st, 0, "claim_milestone", slot=0) is None
@@ -351,9 +351,9 @@ def test_solo_result_targets_130_and_150() -> None:
     p["nclaimed"] = 9
     p["funds"] = 0
     for a in p["areas"][:6]:
-        a["b"] = [0] * D.NB
-        a["t"], a["l"] = 0, 1
-        a["b"][D.BIDX["swan"]] = 2
+        a.birds = [0] * D.NB
+        a.tree, a.lake = 0, 1
+        a.birds[D.BIDX["swan"]] = 2
     p["box"] = [1] * D.BOX_SIZE
     p["egg"] = D.EGG_MAX
     board = ENGINE.score(state)
@@ -363,7 +363,7 @@ def test_solo_result_targets_130_and_150() -> None:
     assert board.winners == [0]
     assert ENGINE.view(state, None)["winners"] == [0]
     p["ax"] = "lake"
-    p["areas"][D.AX]["l"] = 1
+    p["areas"][D.AX].lake = 1
     board = ENGINE.score(state)
     assert board.seats[0].total == 150  # + 3 for the Additional Area
     assert board.solo == SoloResult(won=True, targets=(130, 150), target_reached=150)

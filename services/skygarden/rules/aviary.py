@@ -13,14 +13,14 @@ from .state import Pending, narea
 
 def capacity(a: dict[str, Any]) -> int:
     """Placement Rules: an area holds its base size, plus a bonus with a tree or a lake."""
-    return D.AREA_BASE + (D.AREA_BONUS if a["t"] or a["l"] else 0)
+    return D.AREA_BASE + (D.AREA_BONUS if a.tree or a.lake else 0)
 
 
 def used(a: dict[str, Any]) -> int:
     """Placement Rules: the room taken in an area, the total size of its bird tokens."""
     total = 0
     size = D.SIZE
-    for i, c in enumerate(a["b"]):
+    for i, c in enumerate(a.birds):
         if c:
             total += size[i] * c
     return total
@@ -29,7 +29,7 @@ def used(a: dict[str, Any]) -> int:
 def fits(a: dict[str, Any], bird: int) -> bool:
     """Placement Rules: room for the bird, and one special bird of a kind per area
     (AMBIGUITIES 15)."""
-    if bird >= D.NREG and a["b"][bird]:
+    if bird >= D.NREG and a.birds[bird]:
         return False
     return used(a) + D.SIZE[bird] <= capacity(a)
 
@@ -74,7 +74,7 @@ def bird_totals(p: dict[str, Any]) -> list[int]:
     bird type over all the player's areas (AMBIGUITIES 22)."""
     tot = [0] * D.NB
     for a in p["areas"][: narea(p)]:
-        for i, c in enumerate(a["b"]):
+        for i, c in enumerate(a.birds):
             if c:
                 tot[i] += c
     return tot
@@ -83,9 +83,9 @@ def bird_totals(p: dict[str, Any]) -> list[int]:
 def remove_bird(a: dict[str, Any], bird: int) -> None:
     """Move to the Forest Board and Refill Lakes: a bird leaves an area; when the
     area no longer has one for its nest, it leaves the nest too."""
-    a["b"][bird] -= 1
-    nb = a["nb"]
-    if a["b"][bird] < nb.count(bird):
+    a.birds[bird] -= 1
+    nb = a.nest_birds
+    if a.birds[bird] < nb.count(bird):
         nb.remove(bird)
 
 

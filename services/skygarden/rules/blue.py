@@ -73,4 +73,4 @@ def buy_special(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
         t.step = Step.AFTER
     p["funds"] -= cost
     st["special"][k] -= 1
-    p["areas"][args["area"]]["b"][bird] += 1
+    p["areas"][args["area"]].birds[bird] += 1

@@ -28,12 +28,12 @@ def collect_egg(st: dict[str, Any], p: dict[str, Any], bird: int) -> None:
 def breed(st: dict[str, Any], p: dict[str, Any]) -> None:
     """Breed: every nest holding a breeding pair lays one egg."""
     for a in p["areas"][: narea(p)]:
-        if a["n"]:
-            egg = nest_egg_type(a["nb"])
+        if a.nest:
+            egg = nest_egg_type(a.nest_birds)
             if egg >= 0:
                 collect_egg(st, p, egg)
 
 
 def can_breed(p: dict[str, Any]) -> bool:
     """Breed: the space action is offered only when some nest holds a breeding pair."""
-    return any(a["n"] and nest_egg_type(a["nb"]) >= 0 for a in p["areas"][: narea(p)])
+    return any(a.nest and nest_egg_type(a.nest_birds) >= 0 for a in p["areas"][: narea(p)])

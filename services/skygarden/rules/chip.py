@@ -76,7 +76,7 @@ def move_employee(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
 def place_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Placement Rules: the chip bird goes to an area the Employee feeds."""
     t = st["turn"]
-    st["players"][seat]["areas"][args["area"]]["b"][t.chip_bird] += 1
+    st["players"][seat]["areas"][args["area"]].birds[t.chip_bird] += 1
     t.chip_bird = -1
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from . import data as D
 from .aviary import bird_totals
-from .state import ELEMENT_KEY, narea
+from .state import ELEMENT_FIELD, narea
 
 
 def gain_funds(p: dict[str, Any], amount: int) -> None:
@@ -21,7 +21,7 @@ def event_marker(p: dict[str, Any]) -> int:
     if card < 0:
         return 0
     areas = p["areas"]
-    sets = min(sum(areas[ai]["b"][b] for ai in D.EVENT_AREAS) for b in D.EVENT_BIRDS[card])
+    sets = min(sum(areas[ai].birds[b] for ai in D.EVENT_AREAS) for b in D.EVENT_BIRDS[card])
     return min(sets, len(D.EVENT_INCOME[card]) - 1)
 
 
@@ -79,7 +79,7 @@ def ad_gain(p: dict[str, Any], ad: int) -> int:
         count = sum(tot[b] for b in birds)
         areas = p["areas"][: narea(p)]
         for e in D.AD_ELEMENTS[ad]:
-            count += sum(a[ELEMENT_KEY[e]] for a in areas)
+            count += sum(getattr(a, ELEMENT_FIELD[e]) for a in areas)
         gain = D.AD_PER[ad] * count
     gain = min(gain, D.AD_CAP[ad])
     for b, per in D.AD_BOOST.items():

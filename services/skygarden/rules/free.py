@@ -24,18 +24,18 @@ def legal_free(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None
     areas = p["areas"]
     for ai in range(narea(p)):
         a = areas[ai]
-        b = a["b"]
+        b = a.birds
         row = A.BIRD_TO_FOREST[ai]
         for bird in range(D.NB):
             if b[bird]:
                 out.append(row[bird])
         if ai < D.NAREA:
-            if a["t"]:
+            if a.tree:
                 out.append(A.TREE_TO_FOREST[ai])
-            if a["l"]:
+            if a.lake:
                 out.append(A.REFILL_LAKE[ai])
-        if a["n"]:
-            nb = a["nb"]
+        if a.nest:
+            nb = a.nest_birds
             lock = nlock[ai]
             if len(nb) < D.NEST_CAP:
                 for bird in range(D.NB):
@@ -49,7 +49,7 @@ def legal_free(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None
 def legal_adjust(st: dict[str, Any], p: dict[str, Any], area: int) -> list[Action]:
     """Move to the Forest Board and Refill Lakes: an area that shrank below its birds
     sends birds to the Forest until they fit."""
-    b = p["areas"][area]["b"]
+    b = p["areas"][area].birds
     return [A.BIRD_TO_FOREST[area][bird] for bird in range(D.NB) if b[bird]]
 
 
@@ -71,7 +71,7 @@ def tree_to_forest(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Move to the Forest Board and Refill Lakes: a tree goes back to the Forest."""
     ai = args["area"]
     a = st["players"][seat]["areas"][ai]
-    a["t"] = 0
+    a.tree = 0
     st["forest"]["trees"] += 1
     check_shrink(st, ai, a)
 
@@ -80,7 +80,7 @@ def refill_lake(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Move to the Forest Board and Refill Lakes: an uncovered lake is covered again."""
     ai = args["area"]
     a = st["players"][seat]["areas"][ai]
-    a["l"] = 0
+    a.lake = 0
     check_shrink(st, ai, a)
 
 
@@ -88,7 +88,7 @@ def nest_add(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Place and Remove Bird Tokens on Nest Tiles: a bird of the area sits on its nest;
     that nest gives no bird back this turn."""
     ai = args["area"]
-    st["players"][seat]["areas"][ai]["nb"].append(D.BIDX[args["bird"]])
+    st["players"][seat]["areas"][ai].nest_birds.append(D.BIDX[args["bird"]])
     st["turn"].nest_locked[ai] = 1
 
 
@@ -96,4 +96,4 @@ def nest_remove(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Place and Remove Bird Tokens on Nest Tiles: a bird comes off the nest (it stays
     in the area)."""
     ai = args["area"]
-    st["players"][seat]["areas"][ai]["nb"].remove(D.BIDX[args["bird"]])
+    st["players"][seat]["areas"][ai].nest_birds.remove(D.BIDX[args["bird"]])

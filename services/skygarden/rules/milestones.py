@@ -13,7 +13,7 @@ from .aviary import bird_totals, fits
 from .blue import legal_specials
 from .breeding import advance_egg
 from .economy import gain_funds
-from .state import ALL_SLOTS, ELEMENT_KEY, Pending, narea
+from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, narea
 
 
 def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
@@ -36,7 +36,7 @@ def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
     areas = p["areas"][: narea(p)]
     if kind == "area_contains":
         for a in areas:
-            b = a["b"]
+            b = a.birds
             for bird, n in prm:
                 if b[bird] < n:
                     break
@@ -44,9 +44,9 @@ def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
                 return True
         return False
     if kind == "total_elements":
-        return all(sum(a[ELEMENT_KEY[e]] for a in areas) >= n for e, n in prm)
+        return all(sum(getattr(a, ELEMENT_FIELD[e]) for a in areas) >= n for e, n in prm)
     # area_bird_plus_special
-    return any(a["b"][prm] and any(a["b"][D.NREG :]) for a in areas)
+    return any(a.birds[prm] and any(a.birds[D.NREG :]) for a in areas)
 
 
 def legal_claims(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
@@ -145,11 +145,11 @@ def legal_bonus_elements(st: dict[str, Any], p: dict[str, Any], amount: int) -> 
     forest = st["forest"]
     for ai in range(narea(p)):
         a = areas[ai]
-        if ai < D.NAREA and not a["t"] and not a["l"]:
+        if ai < D.NAREA and not a.tree and not a.lake:
             if forest["trees"] > 0:
                 out.append(A.BONUS_ELEMENT["tree"][ai])
             out.append(A.BONUS_ELEMENT["lake"][ai])
-        if not a["n"] and forest["nests"] > 0:
+        if not a.nest and forest["nests"] > 0:
             out.append(A.BONUS_ELEMENT["nest"][ai])
     return out or [A.SKIP_BONUS]
 
@@ -169,7 +169,7 @@ def bonus_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Regular Bonus Tiles: take the bird from the bonus-bird row into an area."""
     bird = D.BIDX[args["bird"]]
     st["bonus"][bird] = 0
-    st["players"][seat]["areas"][args["area"]]["b"][bird] += 1
+    st["players"][seat]["areas"][args["area"]].birds[bird] += 1
     st["turn"].pending.pop(0)
 
 
@@ -179,12 +179,12 @@ def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     element = args["element"]
     if element == "tree":
         st["forest"]["trees"] -= 1
-        a["t"] = 1
+        a.tree = 1
     elif element == "lake":
-        a["l"] = 1
+        a.lake = 1
     else:
         st["forest"]["nests"] -= 1
-        a["n"] = 1
+        a.nest = 1
     pending = st["turn"].pending
     pending[0][1] -= 1
     if pending[0][1] <= 0:

@@ -24,9 +24,9 @@ def legal_purchases(
     t = st["turn"]
     for ai in adj:
         a = areas[ai]
-        if funds >= D.COST_NEST and forest["nests"] > 0 and not a["n"]:
+        if funds >= D.COST_NEST and forest["nests"] > 0 and not a.nest:
             out.append(A.BUY_NEST[ai])
-        if ai < D.NAREA and not a["t"] and not a["l"]:
+        if ai < D.NAREA and not a.tree and not a.lake:
             if funds >= D.COST_TREE and forest["trees"] > 0:
                 out.append(A.BUY_TREE[ai])
             if funds >= D.COST_LAKE:
@@ -48,7 +48,7 @@ def buy_nest(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     p = st["players"][seat]
     p["funds"] -= D.COST_NEST
     st["forest"]["nests"] -= 1
-    p["areas"][args["area"]]["n"] = 1
+    p["areas"][args["area"]].nest = 1
 
 
 def buy_tree(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
@@ -56,14 +56,14 @@ def buy_tree(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     p = st["players"][seat]
     p["funds"] -= D.COST_TREE
     st["forest"]["trees"] -= 1
-    p["areas"][args["area"]]["t"] = 1
+    p["areas"][args["area"]].tree = 1
 
 
 def buy_lake(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Additional Purchases: uncover an area's lake."""
     p = st["players"][seat]
     p["funds"] -= D.COST_LAKE
-    p["areas"][args["area"]]["l"] = 1
+    p["areas"][args["area"]].lake = 1
 
 
 def buy_forest_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
@@ -72,7 +72,7 @@ def buy_forest_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None
     bird = D.BIDX[args["bird"]]
     p["funds"] -= D.COST_FBIRD
     take_forest_bird(st, bird)
-    p["areas"][args["area"]]["b"][bird] += 1
+    p["areas"][args["area"]].birds[bird] += 1
     st["turn"].forest_birds_bought += 1
 
 
@@ -85,6 +85,6 @@ def buy_additional_area(st: dict[str, Any], seat: int, args: dict[str, Any]) -> 
     ax = p["areas"][D.AX]
     if side == "tree":
         st["forest"]["trees"] -= 1
-        ax["t"] = 1
+        ax.tree = 1
     else:
-        ax["l"] = 1
+        ax.lake = 1

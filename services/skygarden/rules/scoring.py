@@ -19,8 +19,8 @@ def seat_categories(st: dict[str, Any], p: dict[str, Any], reveal: bool) -> dict
     birds = 0
     specials = 0
     for a in p["areas"][: narea(p)]:
-        tree, lake = a["t"], a["l"]
-        b = a["b"]
+        tree, lake = a.tree, a.lake
+        b = a.birds
         sets = min(b[x] for x in D.SET_BIRDS)
         if sets:
             per = D.SET_VP_TREE if tree else D.SET_VP_LAKE if lake else D.SET_VP_PLAIN

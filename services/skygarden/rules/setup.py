@@ -73,9 +73,9 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]
         areas = [new_area() for _ in range(D.NAREA + 1)]
         card = setups[seat]
         nest_a, tree_a, lake_a = D.SETUP_CARDS[card]
-        areas[nest_a]["n"] = 1
-        areas[tree_a]["t"] = 1
-        areas[lake_a]["l"] = 1
+        areas[nest_a].nest = 1
+        areas[tree_a].tree = 1
+        areas[lake_a].lake = 1
         forest["nests"] -= 1
         forest["trees"] -= 1
         player: Player = {

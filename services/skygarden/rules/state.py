@@ -44,18 +44,41 @@ class Pending(StrEnum):
 
 #: Milestone slots are a 9-bit set in ``player["claimed"]``; all claimed.
 ALL_SLOTS = (1 << 9) - 1
-#: Aviary element (data files' name) -> its key in an area record.
-ELEMENT_KEY = {"tree": "t", "lake": "l", "nest": "n"}
+#: Aviary element (data files' name) -> its field in an :class:`Area`.
+ELEMENT_FIELD = {"tree": "tree", "lake": "lake", "nest": "nest"}
 
 
-class Area(TypedDict):
-    """One aviary area of a player."""
+@dataclass(slots=True)
+class Area:
+    """One aviary area of a player (Placement Rules). Stored as a dict under the
+    short keys of :data:`AREA_KEYS` (:meth:`stored`, :meth:`from_stored`)."""
 
-    b: list[int]  # bird tokens of each type (index: bird, see data.BIRDS)
-    n: int  # 1: a Nest tile is here
-    nb: list[int]  # the birds sitting on the nest, in the order they were put on
-    t: int  # 1: a tree is here
-    l: int  # 1: the lake is uncovered  # noqa: E741
+    #: bird tokens of each type (index: bird, see data.BIRDS)
+    birds: list[int] = field(default_factory=lambda: [0] * D.NB)
+    nest: int = 0  # 1: a Nest tile is here
+    #: the birds sitting on the nest, in the order they were put on
+    nest_birds: list[int] = field(default_factory=list)
+    tree: int = 0  # 1: a tree is here
+    lake: int = 0  # 1: the lake is uncovered
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object of an area)."""
+        return {
+            "b": self.birds,
+            "n": self.nest,
+            "nb": self.nest_birds,
+            "t": self.tree,
+            "l": self.lake,
+        }
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> Area:
+        """The record of a stored area."""
+        return cls(d["b"], d["n"], d["nb"], d["t"], d["l"])
+
+
+#: Area field -> its stored key.
+AREA_KEYS = {"birds": "b", "nest": "n", "nest_birds": "nb", "tree": "t", "lake": "l"}
 
 
 @dataclass(slots=True)
@@ -149,7 +172,7 @@ class Player(TypedDict):
 
 def new_area() -> Area:
     """An empty aviary area (Player Setup)."""
-    return {"b": [0] * D.NB, "n": 0, "nb": [], "t": 0, "l": 0}
+    return Area()
 
 
 def new_turn(seat: int) -> Turn:

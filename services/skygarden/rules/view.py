@@ -175,9 +175,9 @@ _AREAS: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
 def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
-    b = a["b"]
-    nb = a["nb"]
-    key = (ai, tuple(b), a["n"], a["t"], a["l"], tuple(nb))
+    b = a.birds
+    nb = a.nest_birds
+    key = (ai, tuple(b), a.nest, a.tree, a.lake, tuple(nb))
     area = _AREAS.get(key)
     if area is None:
         if len(_AREAS) >= _CACHE_LIMIT:
@@ -187,10 +187,10 @@ def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
             "area": ai,
             "id": area_id,
             "birds": _counts(b),
-            "nest": bool(a["n"]),
+            "nest": bool(a.nest),
             "nest_birds": [_BIRDS[x] for x in nb],
-            "tree": bool(a["t"]),
-            "lake": bool(a["l"]),
+            "tree": bool(a.tree),
+            "lake": bool(a.lake),
             "capacity": capacity(a),
             "used": used(a),
             "event_area": event_area,
