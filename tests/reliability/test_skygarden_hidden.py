@@ -49,7 +49,7 @@ def event_choice_position() -> dict[str, Any]:
     """3 players choosing Event cards: seat 1 has kept its second card, seats 0 and 2
     still choose (two cards are in the box undealt)."""
     st = ENGINE.setup(3, {}, 17)
-    act(st, 1, "keep_event", card=D.EVENT_IDS[st["players"][1]["dealt"][1]])
+    act(st, 1, "keep_event", card=D.EVENT_IDS[st["players"][1].dealt_events[1]])
     return st
 
 
@@ -59,9 +59,9 @@ def test_event_choice_position_variant_differs_only_in_what_seat_0_cannot_see() 
     st = event_choice_position()
     other = copy.deepcopy(st)
     p1, p2 = other["players"][1], other["players"][2]
-    p1["event"] = p1["dealt"][0]  # the other secret choice
-    p1["dealt"].reverse()  # dealt in the other order
-    p2["dealt"] = undealt(st)
+    p1.event_card = p1.dealt_events[0]  # the other secret choice
+    p1.dealt_events.reverse()  # dealt in the other order
+    p2.dealt_events = undealt(st)
     other["rng"] = st["rng"] ^ 0x5DEECE66D
     _assert_same_for(st, other, viewer=0)
 
@@ -71,12 +71,12 @@ def test_event_choice_position_variant_seen_by_a_spectator() -> None:
     st = event_choice_position()
     other = copy.deepcopy(st)
     box = undealt(st)
-    other["players"][0]["dealt"], other["players"][2]["dealt"] = (
-        other["players"][2]["dealt"],
+    other["players"][0].dealt_events, other["players"][2].dealt_events = (
+        other["players"][2].dealt_events,
         box,
     )
     p1 = other["players"][1]
-    p1["event"] = p1["dealt"][0]
+    p1.event_card = p1.dealt_events[0]
     other["rng"] = 12345
     _assert_same_for(st, other, viewer=None)
 
@@ -137,24 +137,24 @@ def test_determinize_keeps_what_the_seat_sees_and_never_changes_the_state(player
             if viewer is not None:
                 assert ENGINE.legal(sample, viewer) == ENGINE.legal(st, viewer)
             assert sample["rng"] != st["rng"]
-            dealt = [c for p in sample["players"] for c in p["dealt"]]
+            dealt = [c for p in sample["players"] for c in p.dealt_events]
             assert len(dealt) == len(set(dealt)) == D.EVENT_DEAL * players
             for p in sample["players"]:
-                assert p["event"] < 0 or p["event"] in p["dealt"]
+                assert p.event_card < 0 or p.event_card in p.dealt_events
 
 
 def test_determinize_draws_unseen_cards_only_and_all_of_them() -> None:
     """What remains possible for seat 0 while seat 1 has chosen in secret: any card but
     seat 0's own two, for seat 1's pair and for its kept card alike."""
     st = event_choice_position()
-    own = set(st["players"][0]["dealt"])
+    own = set(st["players"][0].dealt_events)
     kept, pairs = set(), set()
     for seed in range(300):
         sample = ENGINE.determinize(st, 0, Rng(seed))
         p1 = sample["players"][1]
-        assert not own & set(p1["dealt"])
-        kept.add(p1["event"])
-        pairs.add(tuple(p1["dealt"]))
+        assert not own & set(p1.dealt_events)
+        kept.add(p1.event_card)
+        pairs.add(tuple(p1.dealt_events))
     assert kept == ALL_CARDS - own
     assert len(pairs) == 15  # every pair of the 6 unseen cards
 
@@ -166,7 +166,7 @@ def test_determinize_seed_gives_the_sample() -> None:
     same = {ENGINE.encode(ENGINE.determinize(st, None, Rng(5))) for _ in range(3)}
     assert len(same) == 1
     deals = {
-        tuple(tuple(p["dealt"]) for p in ENGINE.determinize(st, None, Rng(s))["players"])
+        tuple(tuple(p.dealt_events) for p in ENGINE.determinize(st, None, Rng(s))["players"])
         for s in range(20)
     }
     assert len(deals) > 1
@@ -200,7 +200,7 @@ def test_secret_event_choice_leaves_no_trace_before_the_reveal(players: int) -> 
             own = [ENGINE.view(st, chooser)["seats"][chooser]["event_card"] for st in branches]
             assert own[0] != own[1]  # the chooser sees its own choice
             for st in branches:  # every other seat keeps the same card in both
-                act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat]["dealt"][0]])
+                act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat].dealt_events[0]])
             if step < len(others) - 1:
                 assert all(st["phase"] == "event" for st in branches)
         for st, action in zip(branches, options, strict=True):

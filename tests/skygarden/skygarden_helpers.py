@@ -19,7 +19,7 @@ def started(players: int, seed: int = 1) -> dict[str, Any]:
     """A game past the Event-card choice (every seat keeps its first dealt card)."""
     st = ENGINE.setup(players, {}, seed)
     for seat in range(players):
-        act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat]["dealt"][0]])
+        act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat].dealt_events[0]])
     return st
 
 
@@ -51,13 +51,13 @@ def kinds(st: dict[str, Any], seat: int) -> set[str]:
 
 def blank(p: dict[str, Any]) -> None:
     """Empty every area of a player (no birds, nests, trees or lakes)."""
-    for a in p["areas"]:
+    for a in p.areas:
         a.birds = [0] * D.NB
         a.nest = 0
         a.nest_birds = []
         a.tree = 0
         a.lake = 0
-    p["ax"] = ""
+    p.additional_area = ""
 
 
 def turn_for(st: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -73,14 +73,14 @@ def land(
     turn_for(st, seat)
     st["track"][space - 1] = chip
     for i, p in enumerate(st["players"]):
-        if i != seat and p["pos"] == space:
-            p["pos"] = 0
-    if st["lucy"] is not None and st["lucy"]["pos"] == space:
-        st["lucy"]["pos"] = 0
+        if i != seat and p.track_space == space:
+            p.track_space = 0
+    if st["lucy"] is not None and st["lucy"].track_space == space:
+        st["lucy"].track_space = 0
     p = st["players"][seat]
-    p["pos"] = max(0, space - 1) if p["pos"] >= space else p["pos"]
+    p.track_space = max(0, space - 1) if p.track_space >= space else p.track_space
     if emp is not None:
-        p["emp"] = emp
+        p.employee = emp
     act(st, seat, "move_owner", space=space)
     return st
 
@@ -145,15 +145,15 @@ def count_components(st: dict[str, Any]) -> dict[str, Any]:
     nests = forest["nests"]
     eggs = st["eggs"] + st["n"]
     for p in st["players"]:
-        for ai, a in enumerate(p["areas"]):
-            if ai == D.AX and not p["ax"]:
+        for ai, a in enumerate(p.areas):
+            if ai == D.AX and not p.additional_area:
                 assert a.birds == [0] * D.NB
                 continue
             for i, c in enumerate(a.birds):
                 birds[i] += c
             trees += a.tree
             nests += a.nest
-        eggs += sum(p["box"])
+        eggs += sum(p.nest_box)
     return {"birds": birds, "trees": trees, "nests": nests, "eggs": eggs}
 
 
@@ -190,13 +190,13 @@ def finish_turn(st: dict[str, Any], seat: int) -> None:
 
 def set_event(p: dict[str, Any], card_id: str) -> None:
     """Give a player a known Event card."""
-    p["event"] = D.EVENT_INDEX[card_id]
-    p["dealt"] = []
+    p.event_card = D.EVENT_INDEX[card_id]
+    p.dealt_events = []
 
 
 def undealt(st: dict[str, Any]) -> list[int]:
     """Event cards dealt to nobody (in the box since setup)."""
-    dealt = {c for p in st["players"] for c in p["dealt"]}
+    dealt = {c for p in st["players"] for c in p.dealt_events}
     return sorted(set(range(len(D.EVENT_IDS))) - dealt)
 
 
@@ -206,11 +206,11 @@ def hidden_variant(st: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     kept cards once face up, and the box) move round by one, a card kept in secret
     becomes the last card of its seat's new pair, and the generator differs."""
     other = copy.deepcopy(st)
-    revealed = all(p["event"] >= 0 for p in st["players"])
+    revealed = all(p.event_card >= 0 for p in st["players"])
     seats = [s for s in range(st["n"]) if s != viewer]
 
     def unseen_of(p: dict[str, Any]) -> list[int]:
-        return [c for c in p["dealt"] if not (revealed and c == p["event"])]
+        return [c for c in p.dealt_events if not (revealed and c == p.event_card)]
 
     unseen = [c for s in seats for c in unseen_of(st["players"][s])] + undealt(st)
     unseen = unseen[1:] + unseen[:1]
@@ -218,10 +218,10 @@ def hidden_variant(st: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         p = other["players"][s]
         new = [unseen.pop(0) for _ in unseen_of(p)]
         if revealed:
-            p["dealt"] = [*new, p["event"]]
+            p.dealt_events = [*new, p.event_card]
         else:
-            if p["event"] >= 0:
-                p["event"] = new[-1]
-            p["dealt"] = new
+            if p.event_card >= 0:
+                p.event_card = new[-1]
+            p.dealt_events = new
     other["rng"] = (st["rng"] + 1) % (1 << 64)
     return other

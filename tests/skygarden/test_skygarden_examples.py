@@ -28,7 +28,7 @@ def test_example_placement_rules_two_hawks_flamingo_nest_lake() -> None:
     st = started(3)
     p = st["players"][0]
     blank(p)
-    a = p["areas"][0]
+    a = p.areas[0]
     a.nest = 1
     a.lake = 1
     a.birds[HAWK] = 2
@@ -47,22 +47,22 @@ def test_example_breed_two_shimaenaga_eggs_and_one_toucan_egg() -> None:
     st = started(3)
     p = st["players"][0]
     blank(p)
-    areas = p["areas"]
+    areas = p.areas
     for ai, pair in ((0, [SHIM, SHIM]), (1, [SHIM, SHIM]), (2, [TOUCAN, TOUCAN]), (3, [HAWK])):
         areas[ai].nest = 1
         for bird in pair:
             areas[ai].birds[bird] += 1
         areas[ai].nest_birds = list(pair)
     areas[3].birds[FLAMINGO] += 1  # unmatched: a Hawk and a Flamingo, one on the nest
-    p["box"][TOUCAN] = 1
+    p.nest_box[TOUCAN] = 1
     space = next(s for s in range(1, 20) if "breed" in [i for i, _ in D.ICONS[s]])
     land(st, 0, space, D.BLUE_BASE)
     act(st, 0, "advertise", ad="forest")
     eggs_before = st["eggs"]
     act(st, 0, "breed")
-    assert p["box"][SHIM] == 1 and p["box"][TOUCAN] == 1
-    assert sum(p["box"]) == 2
-    assert p["egg"] == 2
+    assert p.nest_box[SHIM] == 1 and p.nest_box[TOUCAN] == 1
+    assert sum(p.nest_box) == 2
+    assert p.egg_marker == 2
     assert st["eggs"] == eggs_before - 1
     # the nests and their birds stay
     assert areas[0].nest_birds == [SHIM, SHIM] and areas[2].nest_birds == [TOUCAN, TOUCAN]
@@ -75,14 +75,14 @@ def test_example_event_income_two_sets_give_three_funds() -> None:
     p = st["players"][0]
     blank(p)
     set_event(p, "E2")
-    assert D.EVENT_BIRDS[p["event"]] == (WWE, HAWK)
+    assert D.EVENT_BIRDS[p.event_card] == (WWE, HAWK)
     upper, lower = D.EVENT_AREAS
-    p["areas"][upper].birds[WWE] = 2
-    p["areas"][lower].birds[HAWK] = 2
-    p["funds"] = 2
+    p.areas[upper].birds[WWE] = 2
+    p.areas[lower].birds[HAWK] = 2
+    p.funds = 2
     land(st, 0, 1, SHIM, emp=emp_index("P6"))
     act(st, 0, "move_employee", steps=1)
-    assert p["funds"] == 2 + 3
+    assert p.funds == 2 + 3
 
 
 def test_example_rare_bird_advertisement_one_swan_one_toucan_gives_two() -> None:
@@ -90,12 +90,12 @@ def test_example_rare_bird_advertisement_one_swan_one_toucan_gives_two() -> None
     st = started(3)
     p = st["players"][0]
     blank(p)
-    p["areas"][0].birds[SWAN] = 1
-    p["areas"][4].birds[TOUCAN] = 1
-    p["funds"] = 0
+    p.areas[0].birds[SWAN] = 1
+    p.areas[4].birds[TOUCAN] = 1
+    p.funds = 0
     land(st, 0, 2, D.BLUE_BASE)
     act(st, 0, "advertise", ad="rare_bird")
-    assert p["funds"] == 2
+    assert p.funds == 2
 
 
 def test_example_additional_purchases_lake_then_area_then_hawk() -> None:
@@ -105,20 +105,20 @@ def test_example_additional_purchases_lake_then_area_then_hawk() -> None:
     p = st["players"][0]
     blank(p)
     turn_for(st, 0)
-    p["emp"] = emp_index("P6")
+    p.employee = emp_index("P6")
     target = D.EMP_ADJ[emp_index("P1")][0]  # an area next to P1
-    p["areas"][target].birds[HAWK] = 2  # full: size 4 of 4
+    p.areas[target].birds[HAWK] = 2  # full: size 4 of 4
     st["forest"]["birds"][HAWK] = 1
-    p["funds"] = 10
+    p.funds = 10
     set_event(p, "E7")  # Hawk + Swan: no sets, so the Event pays 1 fund
     land(st, 0, 3, FLAMINGO)
     act(st, 0, "move_employee", steps=1)
-    assert p["funds"] == 11
+    assert p.funds == 11
     assert find(st, 0, "place_bird", area=target) is None  # no room yet
     act(st, 0, "buy_lake", area=target)
     act(st, 0, "place_bird", area=target)
     act(st, 0, "buy_additional_area", side="lake")
     act(st, 0, "buy_forest_bird", bird="hawk", area=D.AX)
-    assert p["funds"] == 11 - 2 - 4 - 2
-    assert p["areas"][target].birds[FLAMINGO] == 1 and p["areas"][target].lake == 1
-    assert p["areas"][D.AX].birds[HAWK] == 1 and p["ax"] == "lake"
+    assert p.funds == 11 - 2 - 4 - 2
+    assert p.areas[target].birds[FLAMINGO] == 1 and p.areas[target].lake == 1
+    assert p.areas[D.AX].birds[HAWK] == 1 and p.additional_area == "lake"

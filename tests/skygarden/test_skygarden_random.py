@@ -64,9 +64,9 @@ def test_invariants_through_a_random_game(players: int, busy: bool) -> None:
         assert count_components(st) == expected
         biggest = max(biggest, len(ENGINE.legal(st, seat)))
         for p in st["players"]:
-            assert 0 <= p["funds"] <= D.FUNDS_MAX
-            assert 0 <= p["egg"] <= D.EGG_MAX
-            for ai, a in enumerate(p["areas"]):
+            assert 0 <= p.funds <= D.FUNDS_MAX
+            assert 0 <= p.egg_marker <= D.EGG_MAX
+            for ai, a in enumerate(p.areas):
                 assert not (a.tree and a.lake)
                 if st["turn"].pending and st["turn"].pending[0] == ["adjust", ai]:
                     continue
@@ -170,13 +170,13 @@ def test_views_hide_other_seats_event_cards(players: int) -> None:
                     continue
                 assert sv["dealt_events"] == []
                 if st["phase"] != "event":
-                    assert sv["event_card"] == D.EVENT_IDS[p["event"]]
+                    assert sv["event_card"] == D.EVENT_IDS[p.event_card]
                     assert sv["event_marker"] >= 0
                     continue
                 assert sv["event_card"] == ""
                 assert sv["event_marker"] == -1
                 assert sv["event_birds"] == []
-                assert sv["event_kept"] == (p["event"] >= 0)
+                assert sv["event_kept"] == (p.event_card >= 0)
 
 
 def test_view_shows_event_cards_at_the_end() -> None:
@@ -185,6 +185,6 @@ def test_view_shows_event_cards_at_the_end() -> None:
     view = ENGINE.view(state, None)
     assert view["phase"] == "PHASE_GAME_OVER"
     for seat, p in enumerate(state["players"]):
-        assert view["seats"][seat]["event_card"] == D.EVENT_IDS[p["event"]]
+        assert view["seats"][seat]["event_card"] == D.EVENT_IDS[p.event_card]
         assert view["seats"][seat]["event_vp"] == board.seats[seat].categories["event_card"]
     assert view["winners"] == board.winners

@@ -25,7 +25,7 @@ def _scored_position() -> tuple[dict, dict]:
     st = started(3, seed=2)
     p = st["players"][0]
     blank(p)
-    a = p["areas"]
+    a = p.areas
     a[0].tree = 1
     a[0].birds[SHIM], a[0].birds[WWE], a[0].birds[HAWK] = 2, 1, 1  # 1 set x4 + Hawk 3 = 7
     a[1].lake = 1
@@ -36,14 +36,14 @@ def _scored_position() -> tuple[dict, dict]:
     a[4].birds[SWAN], a[4].birds[HAWK] = 1, 1  # 5 + 2 (a lake does not help a Hawk) = 7
     a[5].tree = 1
     a[5].birds[FLAMINGO], a[5].birds[SWAN] = 1, 1  # 2 + 3 (a tree helps neither) = 5
-    p["ax"] = "tree"
+    p.additional_area = "tree"
     a[D.AX].tree = 1
     a[D.AX].birds[OWL], a[D.AX].birds[RIFLE] = 1, 1  # Owl 8 (tree), Riflebird 4
-    p["box"][SHIM] = p["box"][HAWK] = p["box"][D.GOLDEN] = 1
-    p["egg"] = 5
-    p["nclaimed"] = 4
+    p.nest_box[SHIM] = p.nest_box[HAWK] = p.nest_box[D.GOLDEN] = 1
+    p.egg_marker = 5
+    p.milestones_achieved = 4
     set_event(p, "E1")  # Shimaenaga + White-Eye: A3 holds 1 set, A4 none
-    p["slot"] = 1
+    p.standby_slot = 1
     return st, p
 
 
@@ -78,11 +78,11 @@ def test_event_card_points_count_once_the_cards_are_face_up() -> None:
         assert seat_view["event_card"] == "E1" and seat_view["event_marker"] == 1
         assert seat_view["event_vp"] == vp
     st["phase"] = "event"  # the same boards while seat 2 still chooses
-    st["players"][2]["event"] = -1
+    st["players"][2].event_card = -1
     assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     assert ENGINE.view(st, 1)["seats"][0]["event_vp"] == -1
     assert ENGINE.view(st, 0)["seats"][0]["event_vp"] == vp
-    assert p["event"] == D.EVENT_INDEX["E1"]
+    assert p.event_card == D.EVENT_INDEX["E1"]
 
 
 def test_eggs_are_tokens_times_egg_points() -> None:
@@ -90,9 +90,9 @@ def test_eggs_are_tokens_times_egg_points() -> None:
     st = started(3)
     p = st["players"][0]
     blank(p)
-    p["box"] = [1, 1, 0, 0, 1, 0, 1]
+    p.nest_box = [1, 1, 0, 0, 1, 0, 1]
     for space, points in enumerate(D.EGG_POINTS):
-        p["egg"] = space
+        p.egg_marker = space
         assert ENGINE.score(st).seats[0].categories["eggs"] == 4 * points
 
 
@@ -101,7 +101,7 @@ def test_milestone_track_points() -> None:
     st = started(3)
     p = st["players"][0]
     for n, vp in enumerate(D.MILESTONE_VP):
-        p["nclaimed"] = n
+        p.milestones_achieved = n
         assert ENGINE.score(st).seats[0].categories["milestones"] == vp
 
 
@@ -111,10 +111,10 @@ def test_standby_points_only_on_the_standby_track() -> None:
     for p in st["players"]:
         assert (
             ENGINE.score(st).seats[st["players"].index(p)].categories["standby"]
-            == (D.STANDBY_VP[p["slot"]])
+            == (D.STANDBY_VP[p.standby_slot])
         )
-    st["players"][0]["slot"] = -1
-    st["players"][0]["pos"] = 4
+    st["players"][0].standby_slot = -1
+    st["players"][0].track_space = 4
     assert ENGINE.score(st).seats[0].categories["standby"] == 0
 
 
@@ -123,8 +123,8 @@ def test_ties_are_shared() -> None:
     st = started(3)
     for seat, p in enumerate(st["players"]):
         blank(p)
-        p["slot"] = 3
-        p["nclaimed"] = 2 if seat < 2 else 1
+        p.standby_slot = 3
+        p.milestones_achieved = 2 if seat < 2 else 1
     board = ENGINE.score(st)
     assert [s.rank for s in board.seats] == [1, 1, 3]
     assert board.winners == [0, 1]

@@ -22,6 +22,7 @@ from services.core.engine.playout import random_playout
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
 from services.skygarden.rules.flow import advance as _advance
+from services.skygarden.rules.state import Lucy
 
 
 def _all_hawks(st: dict) -> None:
@@ -31,10 +32,10 @@ def _all_hawks(st: dict) -> None:
 def _place_tokens(st: dict, positions: list[int]) -> None:
     """Put each seat's Owner token on a Main-track space (0 = waiting on Standby)."""
     for p, pos in zip(st["players"], positions, strict=True):
-        p["pos"] = pos
-        p["done"] = False
+        p.track_space = pos
+        p.finished_round = False
         if pos:
-            p["slot"] = -1
+            p.standby_slot = -1
 
 
 def test_farthest_behind_plays_and_gets_extra_turns() -> None:
@@ -58,7 +59,7 @@ def test_waiting_standby_tokens_play_before_track_tokens() -> None:
     among them the lowest Standby space goes first."""
     st = started(3)
     _all_hawks(st)
-    order = sorted(range(3), key=lambda s: st["players"][s]["slot"])
+    order = sorted(range(3), key=lambda s: st["players"][s].standby_slot)
     first, second, third = order
     assert st["turn"].seat == first
     act(st, first, "move_owner", space=1)
@@ -90,10 +91,10 @@ def test_enter_standby_lowest_free_space_and_out_of_the_round() -> None:
     _place_tokens(st, [6, 2, 9])
     _advance(st)
     act(st, 1, "enter_standby")
-    assert st["players"][1]["slot"] == 0 and st["players"][1]["done"]
+    assert st["players"][1].standby_slot == 0 and st["players"][1].finished_round
     assert st["turn"].seat == 0
     act(st, 0, "enter_standby")
-    assert st["players"][0]["slot"] == 1
+    assert st["players"][0].standby_slot == 1
     assert st["turn"].seat == 2  # seat 1 is out even though it is "behind"
 
 
@@ -115,9 +116,9 @@ def test_round_end_next_round_preparation_and_order() -> None:
         loose[bird] += 1
     assert st["forest"]["birds"] == loose
     assert [c for c in st["track"] if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + 2]
-    assert all(p["pos"] == 0 and not p["done"] for p in st["players"])
+    assert all(p.track_space == 0 and not p.finished_round for p in st["players"])
     assert st["turn"].seat == 1  # it took the 1st Standby space
-    assert [p["slot"] for p in st["players"]] == [1, 0, 2]
+    assert [p.standby_slot for p in st["players"]] == [1, 0, 2]
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(1, 3), (2, 3), (3, 3), (4, 4)])
@@ -150,9 +151,9 @@ def test_two_player_lucy_setup_and_movement() -> None:
     space when farthest behind, gains nothing, and blocks the players."""
     st = started(2, seed=3)
     lucy = st["lucy"]
-    assert lucy == {"pos": 0, "slot": D.LUCY_SLOT, "done": False}
+    assert lucy == Lucy(track_space=0, standby_slot=D.LUCY_SLOT, finished_round=False)
     assert D.STANDBY_LABELS[D.LUCY_SLOT] == "3rd"
-    assert sorted(p["slot"] for p in st["players"]) == [0, 1]
+    assert sorted(p.standby_slot for p in st["players"]) == [0, 1]
     first = st["turn"].seat
     second = 1 - first
     act(st, first, "move_owner", space=2)
@@ -161,11 +162,11 @@ def test_two_player_lucy_setup_and_movement() -> None:
     act(st, second, "move_owner", space=1)
     finish_turn(st, second)
     # Lucy was farthest behind (waiting on Standby): she moved to space 3, the nearest free
-    assert lucy["pos"] == 3 and lucy["slot"] == -1
+    assert lucy.track_space == 3 and lucy.standby_slot == -1
     assert st["turn"].seat == second
     spaces = [a.arg("space") for a in ENGINE.legal(st, second) if a.kind == "move_owner"]
     assert 3 not in spaces
-    assert st["players"][first]["funds"] >= 0  # Lucy took no chip for anyone
+    assert st["players"][first].funds >= 0  # Lucy took no chip for anyone
 
 
 def test_lucy_goes_to_standby_when_no_space_is_free() -> None:
@@ -174,17 +175,17 @@ def test_lucy_goes_to_standby_when_no_space_is_free() -> None:
     st = started(2, seed=3)
     lucy = st["lucy"]
     p0, p1 = st["players"]
-    p0.update(pos=19, slot=-1, done=False, sec=0b11111)
-    p1.update(pos=18, slot=-1, done=False, sec=0b11111)
-    lucy.update(pos=17, slot=-1, done=False)
+    p0.track_space, p0.standby_slot, p0.finished_round, p0.sections_done = 19, -1, False, 0b11111
+    p1.track_space, p1.standby_slot, p1.finished_round, p1.sections_done = 18, -1, False, 0b11111
+    lucy.track_space, lucy.standby_slot, lucy.finished_round = 17, -1, False
     _advance(st)
-    assert lucy["done"] and lucy["slot"] == 0
+    assert lucy.finished_round and lucy.standby_slot == 0
     assert st["turn"].seat == 1
     act(st, 1, "enter_standby")
-    assert p1["slot"] == 1
+    assert p1.standby_slot == 1
     act(st, 0, "enter_standby")
     assert st["round"] == 2
-    assert p0["slot"] == 2
+    assert p0.standby_slot == 2
     assert ENGINE.score(st).seats[0].categories["standby"] == D.STANDBY_VP[2]
 
 
@@ -199,20 +200,20 @@ def test_two_player_sections_exactly_one_stop_each() -> None:
     assert spaces == [1, 2, 3]  # section 1 only (the separator 4 would skip it)
     assert "enter_standby" not in kinds(st, seat)
     act(st, seat, "move_owner", space=2)
-    assert st["players"][seat]["sec"] == 1
+    assert st["players"][seat].sections_done == 1
     finish_turn(st, seat)
     p = st["players"][seat]
-    p["pos"] = 2
+    p.track_space = 2
     turn_for(st, seat)
-    st["lucy"]["pos"] = 0
-    st["players"][1 - seat]["pos"] = 0
+    st["lucy"].track_space = 0
+    st["players"][1 - seat].track_space = 0
     spaces = [a.arg("space") for a in ENGINE.legal(st, seat) if a.kind == "move_owner"]
     assert spaces == [4, 5, 6, 7]  # not 3 (section 1 again), not past section 2
     act(st, seat, "move_owner", space=4)  # a blue separator: no section used
-    assert p["sec"] == 1
+    assert p.sections_done == 1
     finish_turn(st, seat)
-    p["sec"] = 0b11111
-    p["pos"] = 18
+    p.sections_done = 0b11111
+    p.track_space = 18
     turn_for(st, seat)
     assert [
         a.kind for a in ENGINE.legal(st, seat) if a.kind in ("move_owner", "enter_standby")
@@ -225,7 +226,7 @@ def test_two_player_game_lasts_three_rounds_and_lucy_scores_nothing() -> None:
     assert state["round"] == 3
     assert [s.seat for s in board.seats] == [0, 1]
     for p in state["players"]:  # every player stopped once in each of the 5 sections
-        assert p["sec"] == 0b11111
+        assert p.sections_done == 0b11111
 
 
 # ---------------------------------------------------------------- solo
@@ -252,7 +253,7 @@ def test_solo_fixed_blue_chips_single_use_and_kept_between_rounds() -> None:
     act(st, 0, "move_owner", space=D.FIXED_BLUE[0])
     assert st["turn"].step == "after"  # face down: no chip action
     assert "advertise" not in kinds(st, 0) and "buy_special" not in kinds(st, 0)
-    assert p["slot"] == -1
+    assert p.standby_slot == -1
 
 
 def test_solo_ignores_space_icons() -> None:
@@ -260,8 +261,8 @@ def test_solo_ignores_space_icons() -> None:
     st = started(1, seed=5)
     p = st["players"][0]
     blank(p)
-    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
-    p["areas"][0].birds[SHIM] = 2
+    p.areas[0].nest, p.areas[0].nest_birds = 1, [SHIM, SHIM]
+    p.areas[0].birds[SHIM] = 2
     breed_space = next(s for s in range(1, 20) if D.ICONS[s] and D.ICONS[s][0][0] == "breed")
     st["track"][breed_space - 1] = TOUCAN
     act(st, 0, "move_owner", space=breed_space)
@@ -277,14 +278,14 @@ def test_solo_standby_bottom_space_and_breeding_1_1_2() -> None:
     st = started(1, seed=5)
     p = st["players"][0]
     blank(p)
-    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
-    p["areas"][0].birds[SHIM] = 2
+    p.areas[0].nest, p.areas[0].nest_birds = 1, [SHIM, SHIM]
+    p.areas[0].birds[SHIM] = 2
     expected = []
     for rnd in (1, 2, 3):
         assert st["round"] == rnd
         act(st, 0, "enter_standby")
-        assert p["slot"] == 0
-        expected.append((sum(p["box"]), p["egg"]))
+        assert p.standby_slot == 0
+        expected.append((sum(p.nest_box), p.egg_marker))
         act(st, 0, "end_turn")
     # round 1: new Shimaenaga egg token; round 2: marker +1; round 3: marker +2
     assert expected == [(1, 0), (1, 1), (1, 3)]
@@ -303,13 +304,13 @@ def test_solo_last_standby_breeds_meet_a_milestone_claimed_before_the_end() -> N
     st["tiles"][0] = D.TILE_IDS.index("C4")  # Egg marker on space 6 or further
     p = st["players"][0]
     blank(p)
-    p["areas"][0].nest, p["areas"][0].nest_birds = 1, [SHIM, SHIM]
-    p["areas"][0].birds[SHIM] = 2
-    p["box"][SHIM] = 1
-    p["egg"] = 4
+    p.areas[0].nest, p.areas[0].nest_birds = 1, [SHIM, SHIM]
+    p.areas[0].birds[SHIM] = 2
+    p.nest_box[SHIM] = 1
+    p.egg_marker = 4
     assert find(st, 0, "claim_milestone", slot=0) is None
     act(st, 0, "enter_standby")
-    assert p["egg"] == 6 and p["slot"] == 0  # two breeds, each +1 on the marker
+    assert p.egg_marker == 6 and p.standby_slot == 0  # two breeds, each +1 on the marker
     assert st["phase"] == "play" and ENGINE.to_act(st) == [0]
     assert ENGINE.view(st, 0)["turn"]["step"] == "STEP_STANDBY"
     assert {"claim_milestone", "end_turn"} <= kinds(st, 0)
@@ -348,22 +349,22 @@ def test_solo_result_targets_130_and_150() -> None:
     assert not message.solo.won and list(message.winners) == []
     assert not message.solo.HasField("opponent_score")
     p = state["players"][0]
-    p["nclaimed"] = 9
-    p["funds"] = 0
-    for a in p["areas"][:6]:
+    p.milestones_achieved = 9
+    p.funds = 0
+    for a in p.areas[:6]:
         a.birds = [0] * D.NB
         a.tree, a.lake = 0, 1
         a.birds[D.BIDX["swan"]] = 2
-    p["box"] = [1] * D.BOX_SIZE
-    p["egg"] = D.EGG_MAX
+    p.nest_box = [1] * D.BOX_SIZE
+    p.egg_marker = D.EGG_MAX
     board = ENGINE.score(state)
     # 6 areas x 2 Swans x 5 (lake) = 60, 28 milestones, 7 x 8 eggs, 3 standby = 147
     assert board.seats[0].total == 147
     assert board.solo == SoloResult(won=True, targets=(130, 150), target_reached=130)
     assert board.winners == [0]
     assert ENGINE.view(state, None)["winners"] == [0]
-    p["ax"] = "lake"
-    p["areas"][D.AX].lake = 1
+    p.additional_area = "lake"
+    p.areas[D.AX].lake = 1
     board = ENGINE.score(state)
     assert board.seats[0].total == 150  # + 3 for the Additional Area
     assert board.solo == SoloResult(won=True, targets=(130, 150), target_reached=150)

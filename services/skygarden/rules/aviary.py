@@ -8,15 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from . import data as D
-from .state import Pending, narea
+from .state import Area, Pending, Player, narea
 
 
-def capacity(a: dict[str, Any]) -> int:
+def capacity(a: Area) -> int:
     """Placement Rules: an area holds its base size, plus a bonus with a tree or a lake."""
     return D.AREA_BASE + (D.AREA_BONUS if a.tree or a.lake else 0)
 
 
-def used(a: dict[str, Any]) -> int:
+def used(a: Area) -> int:
     """Placement Rules: the room taken in an area, the total size of its bird tokens."""
     total = 0
     size = D.SIZE
@@ -26,7 +26,7 @@ def used(a: dict[str, Any]) -> int:
     return total
 
 
-def fits(a: dict[str, Any], bird: int) -> bool:
+def fits(a: Area, bird: int) -> bool:
     """Placement Rules: room for the bird, and one special bird of a kind per area
     (AMBIGUITIES 15)."""
     if bird >= D.NREG and a.birds[bird]:
@@ -69,18 +69,18 @@ def nest_egg_type(nb: list[int]) -> int:
     return -1
 
 
-def bird_totals(p: dict[str, Any]) -> list[int]:
+def bird_totals(p: Player) -> list[int]:
     """Game End and Final Scoring (and milestones, advertisements): tokens of each
     bird type over all the player's areas (AMBIGUITIES 22)."""
     tot = [0] * D.NB
-    for a in p["areas"][: narea(p)]:
+    for a in p.areas[: narea(p)]:
         for i, c in enumerate(a.birds):
             if c:
                 tot[i] += c
     return tot
 
 
-def remove_bird(a: dict[str, Any], bird: int) -> None:
+def remove_bird(a: Area, bird: int) -> None:
     """Move to the Forest Board and Refill Lakes: a bird leaves an area; when the
     area no longer has one for its nest, it leaves the nest too."""
     a.birds[bird] -= 1
@@ -89,7 +89,7 @@ def remove_bird(a: dict[str, Any], bird: int) -> None:
         nb.remove(bird)
 
 
-def check_shrink(st: dict[str, Any], ai: int, a: dict[str, Any]) -> None:
+def check_shrink(st: dict[str, Any], ai: int, a: Area) -> None:
     """Move to the Forest Board and Refill Lakes: an area that lost its tree or lake
     and no longer fits its birds asks for an adjustment (birds to the Forest)."""
     if used(a) > capacity(a):

@@ -11,7 +11,7 @@ from . import actions as A
 from . import data as D
 from .aviary import fits
 from .economy import ad_gain, gain_funds
-from .state import Step, narea
+from .state import Player, Step, narea
 
 
 def flip_solo_blue(st: dict[str, Any]) -> None:
@@ -22,7 +22,7 @@ def flip_solo_blue(st: dict[str, Any]) -> None:
         st["blue_down"][chip - D.BLUE_BASE] = 1
 
 
-def legal_blue_chip(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
+def legal_blue_chip(st: dict[str, Any], p: Player, out: list[Action]) -> None:
     """If the chip is blue: one advertisement (label: the funds it gives now) or one
     special bird; no Employee move, no purchases (AMBIGUITIES 14)."""
     for ad in range(len(D.AD_IDS)):
@@ -30,15 +30,15 @@ def legal_blue_chip(st: dict[str, Any], p: dict[str, Any], out: list[Action]) ->
     legal_specials(st, p, 0, out)
 
 
-def legal_specials(st: dict[str, Any], p: dict[str, Any], discount: int, out: list) -> None:
+def legal_specials(st: dict[str, Any], p: Player, discount: int, out: list) -> None:
     """Purchase a Special Bird Token: every affordable special bird, in every area it
     fits (AMBIGUITIES 13, 15)."""
-    areas = p["areas"]
+    areas = p.areas
     for k in range(len(D.SPC)):
         if st["special"][k] <= 0:
             continue
         cost = max(0, D.SPECIAL_COST[k] - discount)
-        if p["funds"] < cost:
+        if p.funds < cost:
             continue
         bird = D.NREG + k
         for ai in range(narea(p)):
@@ -71,6 +71,6 @@ def buy_special(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     else:  # the space action
         t.space_action_used = True
         t.step = Step.AFTER
-    p["funds"] -= cost
+    p.funds -= cost
     st["special"][k] -= 1
-    p["areas"][args["area"]].birds[bird] += 1
+    p.areas[args["area"]].birds[bird] += 1

@@ -6,17 +6,17 @@ from typing import Any
 
 from . import data as D
 from .aviary import nest_egg_type
-from .state import narea
+from .state import Player, narea
 
 
-def advance_egg(p: dict[str, Any], amount: int) -> None:
+def advance_egg(p: Player, amount: int) -> None:
     """How to Collect Eggs: move the Egg marker right (it stops at the last space)."""
-    p["egg"] = min(D.EGG_MAX, p["egg"] + amount)
+    p.egg_marker = min(D.EGG_MAX, p.egg_marker + amount)
 
 
-def collect_egg(st: dict[str, Any], p: dict[str, Any], bird: int) -> None:
+def collect_egg(st: dict[str, Any], p: Player, bird: int) -> None:
     """How to Collect Eggs: a new type takes a token, a known type moves the marker."""
-    box = p["box"]
+    box = p.nest_box
     if not box[bird]:
         if st["eggs"] > 0:
             box[bird] = 1
@@ -25,15 +25,15 @@ def collect_egg(st: dict[str, Any], p: dict[str, Any], bird: int) -> None:
         advance_egg(p, 1)
 
 
-def breed(st: dict[str, Any], p: dict[str, Any]) -> None:
+def breed(st: dict[str, Any], p: Player) -> None:
     """Breed: every nest holding a breeding pair lays one egg."""
-    for a in p["areas"][: narea(p)]:
+    for a in p.areas[: narea(p)]:
         if a.nest:
             egg = nest_egg_type(a.nest_birds)
             if egg >= 0:
                 collect_egg(st, p, egg)
 
 
-def can_breed(p: dict[str, Any]) -> bool:
+def can_breed(p: Player) -> bool:
     """Breed: the space action is offered only when some nest holds a breeding pair."""
-    return any(a.nest and nest_egg_type(a.nest_birds) >= 0 for a in p["areas"][: narea(p)])
+    return any(a.nest and nest_egg_type(a.nest_birds) >= 0 for a in p.areas[: narea(p)])

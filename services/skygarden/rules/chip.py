@@ -15,6 +15,7 @@ from .blue import legal_blue_chip
 from .economy import employee_options, event_income, simulate_employee
 from .purchases import legal_purchases
 from .space import legal_space
+from .state import Player
 
 
 def take_chip_bird(st: dict[str, Any], bird: int) -> None:
@@ -24,7 +25,7 @@ def take_chip_bird(st: dict[str, Any], bird: int) -> None:
     st["turn"].chip_bird = bird
 
 
-def legal_chip_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[Action]) -> None:
+def legal_chip_step(st: dict[str, Any], seat: int, p: Player, out: list[Action]) -> None:
     """On Your Turn, the chip: blue (If the chip is blue), else the Employee move first
     (If the chip is green), then placing the bird (Placement Rules; or releasing it,
     AMBIGUITIES 12) and Additional Purchases in any order, then the space action or
@@ -38,8 +39,8 @@ def legal_chip_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[
             out.append(A.MOVE_EMPLOYEE[steps])
     else:
         pbird = t.chip_bird
-        adj = D.EMP_ADJ[p["emp"]] + ((D.AX,) if p["ax"] else ())
-        areas = p["areas"]
+        adj = D.EMP_ADJ[p.employee] + ((D.AX,) if p.additional_area else ())
+        areas = p.areas
         if pbird >= 0:
             for ai in adj:
                 if fits(areas[ai], pbird):
@@ -69,14 +70,14 @@ def move_employee(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     p = st["players"][seat]
     result = simulate_employee(p, args["steps"], event_income(p))
     assert result is not None
-    p["emp"], p["funds"] = result
+    p.employee, p.funds = result
     st["turn"].employee_moved = True
 
 
 def place_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Placement Rules: the chip bird goes to an area the Employee feeds."""
     t = st["turn"]
-    st["players"][seat]["areas"][args["area"]].birds[t.chip_bird] += 1
+    st["players"][seat].areas[args["area"]].birds[t.chip_bird] += 1
     t.chip_bird = -1
 
 

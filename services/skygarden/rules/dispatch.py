@@ -11,17 +11,17 @@ from services.core.engine import Action
 
 from . import actions as A
 from . import blue, chip, events, flow, free, milestones, purchases, space
-from .state import Pending, Step
+from .state import Pending, Player, Step
 
 #: (state, seat, its player, the list to extend) -> None.
-StepLegal = Callable[[dict[str, Any], int, dict[str, Any], list[Action]], None]
+StepLegal = Callable[[dict[str, Any], int, Player, list[Action]], None]
 #: (state, player, the entry's amount) -> the legal list while that entry is first.
-PendingLegal = Callable[[dict[str, Any], dict[str, Any], int], list[Action]]
+PendingLegal = Callable[[dict[str, Any], Player, int], list[Action]]
 #: (state, seat, the action's args as a dict) -> None; changes the state in place.
 Handler = Callable[[dict[str, Any], int, dict[str, Any]], None]
 
 
-def _legal_standby_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list) -> None:
+def _legal_standby_step(st: dict[str, Any], seat: int, p: Player, out: list) -> None:
     """Solo Rules, Moving to Standby (AMBIGUITIES 24): after the Standby breeds, the
     free actions and the end of the turn."""
     out.append(A.END_TURN)

@@ -53,7 +53,7 @@ class SkyGardenEngine:
         if phase == Phase.PLAY:
             return [state["turn"].seat]
         if phase == Phase.EVENT:
-            return [i for i, p in enumerate(state["players"]) if p["event"] < 0]
+            return [i for i, p in enumerate(state["players"]) if p.event_card < 0]
         return []
 
     def is_over(self, state: dict[str, Any]) -> bool:

@@ -19,9 +19,9 @@ def legal_keep_event(st: dict[str, Any], seat: int) -> list[Action]:
     if not 0 <= seat < st["n"]:
         return []
     p = st["players"][seat]
-    if p["event"] >= 0:
+    if p.event_card >= 0:
         return []
-    return [A.keep_event(seat, c) for c in p["dealt"]]
+    return [A.keep_event(seat, c) for c in p.dealt_events]
 
 
 def keep_event(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
@@ -30,7 +30,7 @@ def keep_event(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     seat has kept one, the kept cards are face up (:func:`.hidden.events_revealed`)
     and play begins."""
     p = st["players"][seat]
-    p["event"] = D.EVENT_INDEX[args["card"]]
+    p.event_card = D.EVENT_INDEX[args["card"]]
     if hidden.events_revealed(st):
         st["phase"] = Phase.PLAY
         advance(st)

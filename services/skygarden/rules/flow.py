@@ -16,10 +16,10 @@ from . import data as D
 from .breeding import breed
 from .chip import take_chip_bird
 from .setup import next_round
-from .state import Phase, Step, new_turn
+from .state import Phase, Player, Step, Token, new_turn
 
 
-def tokens(st: dict[str, Any]) -> list[dict[str, Any]]:
+def tokens(st: dict[str, Any]) -> list[Token]:
     """Two-Player Rules: the tokens on the tracks, the players' and Lucy's."""
     toks = list(st["players"])
     if st["lucy"] is not None:
@@ -29,7 +29,7 @@ def tokens(st: dict[str, Any]) -> list[dict[str, Any]]:
 
 def lowest_free_slot(st: dict[str, Any]) -> int:
     """Move to Standby: the lowest Standby space no token holds (AMBIGUITIES 7)."""
-    taken = {t["slot"] for t in tokens(st) if t["slot"] >= 0}
+    taken = {t.standby_slot for t in tokens(st) if t.standby_slot >= 0}
     for slot in range(D.STANDBY_SLOTS):
         if slot not in taken:
             return slot
@@ -38,16 +38,16 @@ def lowest_free_slot(st: dict[str, Any]) -> int:
 
 def occupied(st: dict[str, Any]) -> set[int]:
     """On Your Turn: the Main track spaces a token stands on (AMBIGUITIES 9)."""
-    return {t["pos"] for t in tokens(st) if t["pos"] > 0}
+    return {t.track_space for t in tokens(st) if t.track_space > 0}
 
 
-def to_standby(st: dict[str, Any], tok: dict[str, Any]) -> None:
+def to_standby(st: dict[str, Any], tok: Token) -> None:
     """Move to Standby: the token takes the lowest free Standby space and is out of
     this round's Action phase (AMBIGUITIES 8)."""
-    tok["slot"] = -1
-    tok["pos"] = 0
-    tok["slot"] = lowest_free_slot(st)
-    tok["done"] = True
+    tok.standby_slot = -1
+    tok.track_space = 0
+    tok.standby_slot = lowest_free_slot(st)
+    tok.finished_round = True
 
 
 def lucy_move(st: dict[str, Any]) -> None:
@@ -55,10 +55,10 @@ def lucy_move(st: dict[str, Any]) -> None:
     goes to Standby (AMBIGUITIES 21)."""
     lucy = st["lucy"]
     occ = occupied(st)
-    for space in range(lucy["pos"] + 1, D.TRACK_LEN + 1):
+    for space in range(lucy.track_space + 1, D.TRACK_LEN + 1):
         if space not in occ:
-            lucy["pos"] = space
-            lucy["slot"] = -1
+            lucy.track_space = space
+            lucy.standby_slot = -1
             return
     to_standby(st, lucy)
 
@@ -70,9 +70,9 @@ def advance(st: dict[str, Any]) -> None:
     Scoring)."""
     while True:
         players = st["players"]
-        if all(p["done"] for p in players):
+        if all(p.finished_round for p in players):
             lucy = st["lucy"]
-            if lucy is not None and not lucy["done"]:
+            if lucy is not None and not lucy.finished_round:
                 to_standby(st, lucy)
             if st["round"] >= st["rounds"]:
                 st["phase"] = Phase.OVER
@@ -83,13 +83,13 @@ def advance(st: dict[str, Any]) -> None:
         best = -1
         best_key = 1 << 30
         for seat, p in enumerate(players):
-            if not p["done"]:
-                key = p["slot"] if p["pos"] == 0 else D.STANDBY_SLOTS + p["pos"]
+            if not p.finished_round:
+                key = p.standby_slot if p.track_space == 0 else D.STANDBY_SLOTS + p.track_space
                 if key < best_key:
                     best, best_key = seat, key
         lucy = st["lucy"]
-        if lucy is not None and not lucy["done"]:
-            key = lucy["slot"] if lucy["pos"] == 0 else D.STANDBY_SLOTS + lucy["pos"]
+        if lucy is not None and not lucy.finished_round:
+            key = lucy.standby_slot if lucy.track_space == 0 else D.STANDBY_SLOTS + lucy.track_space
             if key < best_key:
                 lucy_move(st)
                 continue
@@ -97,14 +97,14 @@ def advance(st: dict[str, Any]) -> None:
         return
 
 
-def legal_move(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[Action]) -> None:
+def legal_move(st: dict[str, Any], seat: int, p: Player, out: list[Action]) -> None:
     """On Your Turn: move the Owner token forward to a free space, or Move to
     Standby (AMBIGUITIES 9); two players: one stop per section (AMBIGUITIES 21)."""
-    pos = p["pos"]
+    pos = p.track_space
     occ = occupied(st)
     track = st["track"]
     if st["n"] == 2:
-        sec = p["sec"]
+        sec = p.sections_done
         k = 0
         while sec >> k & 1:
             k += 1
@@ -134,10 +134,10 @@ def move_owner(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     p = st["players"][seat]
     t = st["turn"]
     space = args["space"]
-    p["pos"] = space
-    p["slot"] = -1
+    p.track_space = space
+    p.standby_slot = -1
     if st["n"] == 2 and D.SECTION_OF[space] >= 0:
-        p["sec"] |= 1 << D.SECTION_OF[space]
+        p.sections_done |= 1 << D.SECTION_OF[space]
     chip = st["track"][space - 1]
     t.landed_space = space
     t.chip = chip

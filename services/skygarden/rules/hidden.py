@@ -29,7 +29,7 @@ from . import storage
 def events_revealed(st: dict[str, Any]) -> bool:
     """Setup step 15: the kept Event cards are face up once every seat has kept one
     (the choice is simultaneous, so none is shown before the last seat has chosen)."""
-    return all(p["event"] >= 0 for p in st["players"])
+    return all(p.event_card >= 0 for p in st["players"])
 
 
 def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
@@ -56,23 +56,23 @@ def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any
     others: list[dict[str, Any]] = []
     for i, p in enumerate(players):
         if i == seat:
-            seen.update(p["dealt"])
-            if p["event"] >= 0:
-                seen.add(p["event"])
+            seen.update(p.dealt_events)
+            if p.event_card >= 0:
+                seen.add(p.event_card)
         else:
             if revealed:
-                seen.add(p["event"])
+                seen.add(p.event_card)
             others.append(p)
     pool = sorted(set(range(len(D.EVENT_IDS))) - seen)
     rng.shuffle(pool)
     deal = D.EVENT_DEAL
     for p in others:
         if revealed:
-            p["dealt"] = sorted([p["event"], *(pool.pop() for _ in range(deal - 1))])
+            p.dealt_events = sorted([p.event_card, *(pool.pop() for _ in range(deal - 1))])
         else:
             drawn = [pool.pop() for _ in range(deal)]
-            if p["event"] >= 0:  # kept in secret: which of its cards is unknown
-                p["event"] = drawn[0]
-            p["dealt"] = sorted(drawn)
+            if p.event_card >= 0:  # kept in secret: which of its cards is unknown
+                p.event_card = drawn[0]
+            p.dealt_events = sorted(drawn)
     sample["rng"] = rng.next_u64()
     return sample

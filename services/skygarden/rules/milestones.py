@@ -13,18 +13,18 @@ from .aviary import bird_totals, fits
 from .blue import legal_specials
 from .breeding import advance_egg
 from .economy import gain_funds
-from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, narea
+from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, Player, narea
 
 
-def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
+def tile_ok(p: Player, tile: int, tot: list[int] | None = None) -> bool:
     """Achieve Milestone Tiles: does the player meet milestone ``tile``'s condition
     now? ``tot`` may pass precomputed :func:`.aviary.bird_totals`."""
     kind = D.TILE_KIND[tile]
     prm = D.TILE_PARAMS[tile]
     if kind == "funds_at_least":
-        return p["funds"] >= prm
+        return p.funds >= prm
     if kind == "egg_marker_at_least":
-        return p["egg"] >= prm
+        return p.egg_marker >= prm
     if kind == "total_birds":
         if tot is None:
             tot = bird_totals(p)
@@ -33,7 +33,7 @@ def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
         if tot is None:
             tot = bird_totals(p)
         return sum(tot[D.NREG :]) >= prm
-    areas = p["areas"][: narea(p)]
+    areas = p.areas[: narea(p)]
     if kind == "area_contains":
         for a in areas:
             b = a.birds
@@ -49,10 +49,10 @@ def tile_ok(p: dict[str, Any], tile: int, tot: list[int] | None = None) -> bool:
     return any(a.birds[prm] and any(a.birds[D.NREG :]) for a in areas)
 
 
-def legal_claims(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
+def legal_claims(st: dict[str, Any], p: Player, out: list[Action]) -> None:
     """Achieve Milestone Tiles (a Free Action): every unclaimed tile whose condition is
     met; several players may claim one tile (AMBIGUITIES 18)."""
-    claimed = p["claimed"]
+    claimed = p.claimed_slots
     if claimed != ALL_SLOTS:
         tot = bird_totals(p)
         for slot, tile in enumerate(st["tiles"]):
@@ -66,11 +66,11 @@ def claim_milestone(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None
     the Regular Bonus Tile otherwise."""
     slot = args["slot"]
     p = st["players"][seat]
-    p["claimed"] |= 1 << slot
-    p["nclaimed"] += 1
+    p.claimed_slots |= 1 << slot
+    p.milestones_achieved += 1
     st["claims"][slot].append(seat)
     for li in D.SLOT_LINES[slot]:
-        if all(p["claimed"] >> s & 1 for s in D.LINE_SLOTS[li]):
+        if all(p.claimed_slots >> s & 1 for s in D.LINE_SLOTS[li]):
             early = D.LINE_EARLY[li]
             if early is not None and st["early"][li]:
                 st["early"][li] = False
@@ -82,7 +82,7 @@ def claim_milestone(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None
             gain_bonus(st, p, bonus)
 
 
-def gain_bonus(st: dict[str, Any], p: dict[str, Any], bonus: dict[str, Any]) -> None:
+def gain_bonus(st: dict[str, Any], p: Player, bonus: dict[str, Any]) -> None:
     """Bonuses for Achieving Milestones: funds and eggs at once, the rest queued as a
     sub-decision (AMBIGUITIES 16, 17)."""
     kind = bonus["type"]
@@ -96,13 +96,13 @@ def gain_bonus(st: dict[str, Any], p: dict[str, Any], bonus: dict[str, Any]) -> 
     elif kind == "elements":
         pending.append([Pending.ELEMENTS, bonus["amount"]])
     elif kind == "golden_egg":
-        if p["box"][D.GOLDEN]:
+        if p.nest_box[D.GOLDEN]:
             advance_egg(p, 1)
         elif st["eggs"] > 0:
-            p["box"][D.GOLDEN] = 1
+            p.nest_box[D.GOLDEN] = 1
             st["eggs"] -= 1
     elif kind == "egg_token_of_choice":
-        if all(p["box"][b] for b in D.BOX_ICONS):
+        if all(p.nest_box[b] for b in D.BOX_ICONS):
             advance_egg(p, 1)
         elif st["eggs"] > 0:
             pending.append([Pending.EGG, 1])
@@ -115,7 +115,7 @@ def gain_bonus(st: dict[str, Any], p: dict[str, Any], bonus: dict[str, Any]) -> 
 # ---------------------------------------------------------------- pending bonuses
 
 
-def legal_special_bonus(st: dict[str, Any], p: dict[str, Any], discount: int) -> list[Action]:
+def legal_special_bonus(st: dict[str, Any], p: Player, discount: int) -> list[Action]:
     """Bonuses for Achieving Milestones: a special bird at a discount, always optional
     (AMBIGUITIES 17)."""
     out: list[Action] = []
@@ -124,11 +124,11 @@ def legal_special_bonus(st: dict[str, Any], p: dict[str, Any], discount: int) ->
     return out
 
 
-def legal_bonus_bird(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+def legal_bonus_bird(st: dict[str, Any], p: Player, amount: int) -> list[Action]:
     """Regular Bonus Tiles: a bird of the bonus-bird row, in any area it fits
     (AMBIGUITIES 13: skipped when none can be taken)."""
     out: list[Action] = []
-    areas = p["areas"]
+    areas = p.areas
     na = narea(p)
     for bird in range(D.NREG):
         if st["bonus"][bird]:
@@ -138,10 +138,10 @@ def legal_bonus_bird(st: dict[str, Any], p: dict[str, Any], amount: int) -> list
     return out or [A.SKIP_BONUS]
 
 
-def legal_bonus_elements(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+def legal_bonus_elements(st: dict[str, Any], p: Player, amount: int) -> list[Action]:
     """Regular Bonus Tiles: a tree, lake or nest for an area (AMBIGUITIES 13)."""
     out: list[Action] = []
-    areas = p["areas"]
+    areas = p.areas
     forest = st["forest"]
     for ai in range(narea(p)):
         a = areas[ai]
@@ -154,13 +154,13 @@ def legal_bonus_elements(st: dict[str, Any], p: dict[str, Any], amount: int) -> 
     return out or [A.SKIP_BONUS]
 
 
-def legal_bonus_egg(st: dict[str, Any], p: dict[str, Any], amount: int) -> list[Action]:
+def legal_bonus_egg(st: dict[str, Any], p: Player, amount: int) -> list[Action]:
     """Regular Bonus Tiles: an egg token of a type not yet in the Nest Box
     (AMBIGUITIES 16)."""
     out: list[Action] = []
     if st["eggs"] > 0:
         for bird in D.BOX_ICONS:
-            if not p["box"][bird]:
+            if not p.nest_box[bird]:
                 out.append(A.BONUS_EGG[bird])
     return out or [A.SKIP_BONUS]
 
@@ -169,13 +169,13 @@ def bonus_bird(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Regular Bonus Tiles: take the bird from the bonus-bird row into an area."""
     bird = D.BIDX[args["bird"]]
     st["bonus"][bird] = 0
-    st["players"][seat]["areas"][args["area"]].birds[bird] += 1
+    st["players"][seat].areas[args["area"]].birds[bird] += 1
     st["turn"].pending.pop(0)
 
 
 def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Regular Bonus Tiles: place one of the bonus's trees, lakes or nests."""
-    a = st["players"][seat]["areas"][args["area"]]
+    a = st["players"][seat].areas[args["area"]]
     element = args["element"]
     if element == "tree":
         st["forest"]["trees"] -= 1
@@ -194,7 +194,7 @@ def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
 def bonus_egg(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     """Regular Bonus Tiles: the chosen egg token goes into the Nest Box
     (AMBIGUITIES 16)."""
-    st["players"][seat]["box"][D.BIDX[args["bird"]]] = 1
+    st["players"][seat].nest_box[D.BIDX[args["bird"]]] = 1
     st["eggs"] -= 1
     st["turn"].pending.pop(0)
 

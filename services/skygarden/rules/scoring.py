@@ -9,16 +9,16 @@ from services.core.engine import ScoreBoard, SeatScore, SoloResult
 from . import data as D
 from . import hidden
 from .economy import event_marker
-from .state import Phase, narea
+from .state import Phase, Player, narea
 
 
-def seat_categories(st: dict[str, Any], p: dict[str, Any], reveal: bool) -> dict[str, int]:
+def seat_categories(st: dict[str, Any], p: Player, reveal: bool) -> dict[str, int]:
     """Game End and Final Scoring: one player's categories (Bird Tokens in Your Aviary,
     Eggs, Milestones, Event Cards, Standby Track, Additional Area Tile; AMBIGUITIES
     22). The Event card counts only once the kept cards are face up (Setup step 15)."""
     birds = 0
     specials = 0
-    for a in p["areas"][: narea(p)]:
+    for a in p.areas[: narea(p)]:
         tree, lake = a.tree, a.lake
         b = a.birds
         sets = min(b[x] for x in D.SET_BIRDS)
@@ -33,19 +33,19 @@ def seat_categories(st: dict[str, Any], p: dict[str, Any], reveal: bool) -> dict
                     birds += c * vp
                 else:
                     specials += c * vp
-    eggs = sum(p["box"]) * D.EGG_POINTS[p["egg"]]
+    eggs = sum(p.nest_box) * D.EGG_POINTS[p.egg_marker]
     event = 0
-    if reveal and p["event"] >= 0:
-        event = D.EVENT_VP[p["event"]][event_marker(p)]
-    standby = D.STANDBY_VP[p["slot"]] if p["slot"] >= 0 else 0
+    if reveal and p.event_card >= 0:
+        event = D.EVENT_VP[p.event_card][event_marker(p)]
+    standby = D.STANDBY_VP[p.standby_slot] if p.standby_slot >= 0 else 0
     return {
         "birds": birds,
         "special_birds": specials,
         "eggs": eggs,
-        "milestones": D.MILESTONE_VP[p["nclaimed"]],
+        "milestones": D.MILESTONE_VP[p.milestones_achieved],
         "event_card": event,
         "standby": standby,
-        "additional_area": D.AX_VP if p["ax"] else 0,
+        "additional_area": D.AX_VP if p.additional_area else 0,
     }
 
 

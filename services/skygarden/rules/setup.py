@@ -8,7 +8,7 @@ from typing import Any
 from services.core.engine import OptionError, Rng
 
 from . import data as D
-from .state import Phase, Player, new_area, new_turn
+from .state import Lucy, Phase, Player, new_area, new_turn
 
 #: This game has no options.
 OPTIONS: dict[str, Any] = {}
@@ -78,31 +78,31 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]
         areas[lake_a].lake = 1
         forest["nests"] -= 1
         forest["trees"] -= 1
-        player: Player = {
-            "funds": D.FUNDS_START,
-            "egg": D.EGG_START,
-            "box": [0] * D.BOX_SIZE,
-            "emp": D.EMP_START,
-            "areas": areas,
-            "ax": "",
-            "event": -1,
-            "dealt": deck[seat * D.EVENT_DEAL : (seat + 1) * D.EVENT_DEAL],
-            "setup": card,
-            "claimed": 0,
-            "nclaimed": 0,
-            "pos": 0,
-            "slot": -1,
-            "done": False,
-            "sec": 0,
-        }
+        player = Player(
+            funds=D.FUNDS_START,
+            egg_marker=D.EGG_START,
+            nest_box=[0] * D.BOX_SIZE,
+            employee=D.EMP_START,
+            areas=areas,
+            additional_area="",
+            event_card=-1,
+            dealt_events=deck[seat * D.EVENT_DEAL : (seat + 1) * D.EVENT_DEAL],
+            setup_card=card,
+            claimed_slots=0,
+            milestones_achieved=0,
+            track_space=0,
+            standby_slot=-1,
+            finished_round=False,
+            sections_done=0,
+        )
         st["players"].append(player)
     # Starting order on the Standby track: random, bottom (1st) plays first.
     order = list(range(n))
     rng.shuffle(order)
     for slot, seat in enumerate(order):
-        st["players"][seat]["slot"] = slot
+        st["players"][seat].standby_slot = slot
     if n == 2:
-        st["lucy"] = {"pos": 0, "slot": D.LUCY_SLOT, "done": False}
+        st["lucy"] = Lucy(0, D.LUCY_SLOT, False)
     layout_round(st, rng)
     st["rng"] = rng.state
     return st
@@ -161,9 +161,9 @@ def next_round(st: dict[str, Any]) -> None:
     layout_round(st, rng)
     st["rng"] = rng.state
     for p in st["players"]:
-        p["pos"] = 0
-        p["done"] = False
-        p["sec"] = 0
+        p.track_space = 0
+        p.finished_round = False
+        p.sections_done = 0
     if st["lucy"] is not None:
-        st["lucy"]["pos"] = 0
-        st["lucy"]["done"] = False
+        st["lucy"].track_space = 0
+        st["lucy"].finished_round = False

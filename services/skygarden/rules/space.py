@@ -11,7 +11,7 @@ from . import actions as A
 from . import data as D
 from .blue import legal_specials
 from .breeding import breed, can_breed
-from .state import Step
+from .state import Player, Step
 
 
 def icons_active(st: dict[str, Any], space: int) -> list[str]:
@@ -23,7 +23,7 @@ def icons_active(st: dict[str, Any], space: int) -> list[str]:
     return [icon for icon, low in D.ICONS[space] if n >= low]
 
 
-def legal_space(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> None:
+def legal_space(st: dict[str, Any], p: Player, out: list[Action]) -> None:
     """On Your Turn (AMBIGUITIES 5): the active icons of the space landed on: Breed
     when a nest can lay, a special bird at full cost."""
     for icon in icons_active(st, st["turn"].landed_space):
@@ -34,7 +34,7 @@ def legal_space(st: dict[str, Any], p: dict[str, Any], out: list[Action]) -> Non
             legal_specials(st, p, 0, out)
 
 
-def legal_after_step(st: dict[str, Any], seat: int, p: dict[str, Any], out: list[Action]) -> None:
+def legal_after_step(st: dict[str, Any], seat: int, p: Player, out: list[Action]) -> None:
     """On Your Turn: the chip is done; the space action if not used yet, and end the
     turn."""
     if not st["turn"].space_action_used:

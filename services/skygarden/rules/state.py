@@ -1,16 +1,17 @@
 """The Sky Garden game state: phases, turn steps, pending kinds, and the records.
 
-The state is a JSON-like dict, mutated in place, whose turn is a :class:`Turn`
-record; it is stored as JSON under short keys (:func:`to_stored`, :func:`from_stored`;
-the :class:`typing.TypedDict` records below name what each stored key holds). Built
-by :func:`.setup.setup`.
+The state is a dict of the board's shared parts (track, Forest, supplies, milestones)
+holding the records below: each :class:`Player` with its :class:`Area` list, Lucy
+(:class:`Lucy`) and the :class:`Turn`. It is mutated in place, built by
+:func:`.setup.setup`, and stored as JSON under short keys, each record writing and
+reading its own (:mod:`.storage`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any
 
 from . import data as D
 
@@ -42,7 +43,7 @@ class Pending(StrEnum):
     EGG = "egg"  # take one egg token of a type not yet in the Nest Box
 
 
-#: Milestone slots are a 9-bit set in ``player["claimed"]``; all claimed.
+#: Milestone slots are a 9-bit set in ``Player.claimed_slots``; all claimed.
 ALL_SLOTS = (1 << 9) - 1
 #: Aviary element (data files' name) -> its field in an :class:`Area`.
 ELEMENT_FIELD = {"tree": "tree", "lake": "lake", "nest": "nest"}
@@ -150,24 +151,111 @@ TURN_KEYS = {
 }
 
 
-class Player(TypedDict):
-    """One seat's board and tokens."""
+#: Player field -> its stored key.
+PLAYER_KEYS = {
+    "funds": "funds",
+    "egg_marker": "egg",
+    "nest_box": "box",
+    "employee": "emp",
+    "areas": "areas",
+    "additional_area": "ax",
+    "event_card": "event",
+    "dealt_events": "dealt",
+    "setup_card": "setup",
+    "claimed_slots": "claimed",
+    "milestones_achieved": "nclaimed",
+    "track_space": "pos",
+    "standby_slot": "slot",
+    "finished_round": "done",
+    "sections_done": "sec",
+}
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat's board and tokens (Player Setup). Stored as a dict under the short
+    keys of :data:`PLAYER_KEYS` (:meth:`stored`, :meth:`from_stored`)."""
 
     funds: int
-    egg: int  # Egg marker position (index into data.EGG_POINTS)
-    box: list[int]  # Nest Box: 1 per egg type collected
-    emp: int  # Employee position on the employee track
+    egg_marker: int  # Egg marker position (index into data.EGG_POINTS)
+    nest_box: list[int]  # 1 per egg type collected (index: bird, then the golden egg)
+    employee: int  # the Employee's space on the employee track
     areas: list[Area]  # 6 areas, then the Additional Area
-    ax: str  # Additional Area side bought ("": none)
-    event: int  # the kept Event card (-1: not chosen yet)
-    dealt: list[int]  # the two Event cards dealt at setup
-    setup: int  # the starting setup card
-    claimed: int  # milestone slots claimed (bit set)
-    nclaimed: int  # milestones achieved
-    pos: int  # Owner token's Main track space (0: not on the track)
-    slot: int  # Standby track space (-1: not on Standby)
-    done: bool  # out of this round's Action phase
-    sec: int  # two players: Main track sections stopped in this round (bit set)
+    additional_area: str  # the Additional Area tile's side bought ("": none)
+    event_card: int  # the kept Event card (-1: not chosen yet)
+    dealt_events: list[int]  # the two Event cards dealt at setup
+    setup_card: int  # the starting setup card
+    claimed_slots: int  # milestone slots claimed (bit set)
+    milestones_achieved: int
+    track_space: int  # the Owner token's Main track space (0: not on the track)
+    standby_slot: int  # Standby track space (-1: not on Standby)
+    finished_round: bool  # out of this round's Action phase
+    sections_done: int  # two players: Main track sections stopped in (bit set)
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object of a player)."""
+        return {
+            "funds": self.funds,
+            "egg": self.egg_marker,
+            "box": self.nest_box,
+            "emp": self.employee,
+            "areas": [a.stored() for a in self.areas],
+            "ax": self.additional_area,
+            "event": self.event_card,
+            "dealt": self.dealt_events,
+            "setup": self.setup_card,
+            "claimed": self.claimed_slots,
+            "nclaimed": self.milestones_achieved,
+            "pos": self.track_space,
+            "slot": self.standby_slot,
+            "done": self.finished_round,
+            "sec": self.sections_done,
+        }
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> Player:
+        """The record of a stored player."""
+        from_area = Area.from_stored
+        return cls(
+            d["funds"],
+            d["egg"],
+            d["box"],
+            d["emp"],
+            [from_area(a) for a in d["areas"]],
+            d["ax"],
+            d["event"],
+            d["dealt"],
+            d["setup"],
+            d["claimed"],
+            d["nclaimed"],
+            d["pos"],
+            d["slot"],
+            d["done"],
+            d["sec"],
+        )
+
+
+@dataclass(slots=True)
+class Lucy:
+    """Two-Player Rules: Lucy, the neutral token on the tracks. Stored as
+    ``{"pos", "slot", "done"}``."""
+
+    track_space: int = 0  # Main track space (0: not on the track)
+    standby_slot: int = -1  # Standby track space (-1: not on Standby)
+    finished_round: bool = False  # out of this round's Action phase
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object under ``"lucy"``)."""
+        return {"pos": self.track_space, "slot": self.standby_slot, "done": self.finished_round}
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> Lucy:
+        """The record of a stored Lucy."""
+        return cls(d["pos"], d["slot"], d["done"])
+
+
+#: A token on the tracks: a player's Owner token or Lucy.
+Token = Player | Lucy
 
 
 def new_area() -> Area:
@@ -180,6 +268,6 @@ def new_turn(seat: int) -> Turn:
     return Turn(seat)
 
 
-def narea(p: dict[str, Any]) -> int:
+def narea(p: Player) -> int:
     """Additional Area Tile: a player has 6 areas, or 7 once it bought the tile."""
-    return D.NAREA + 1 if p["ax"] else D.NAREA
+    return D.NAREA + 1 if p.additional_area else D.NAREA

@@ -1,7 +1,8 @@
 """The stored form of a state: JSON with short keys, the turn included as a dict.
 
 A stored game decodes the same whatever the records in memory are called: the
-records (:class:`.state.Turn`, :class:`.state.Area`) write and read the short keys
+records (:class:`.state.Turn`, :class:`.state.Player`, :class:`.state.Area`,
+:class:`.state.Lucy`) write and read the short keys
 themselves.
 """
 
@@ -11,30 +12,29 @@ from typing import Any
 
 from services.core.engine import jsonstate
 
-from .state import Area, Turn
+from .state import Lucy, Player, Turn
 
 
 def to_stored(st: dict[str, Any]) -> dict[str, Any]:
     """The state's stored form: a JSON-ready dict sharing everything but the records
-    (the turn, the players' areas), which become dicts with their short keys."""
+    (the turn, the players, Lucy), which become dicts with their short keys."""
     stored = dict(st)
     stored["turn"] = st["turn"].stored()
-    players = []
-    for p in st["players"]:
-        player = dict(p)
-        player["areas"] = [a.stored() for a in p["areas"]]
-        players.append(player)
-    stored["players"] = players
+    stored["players"] = [p.stored() for p in st["players"]]
+    lucy = st["lucy"]
+    if lucy is not None:
+        stored["lucy"] = lucy.stored()
     return stored
 
 
 def from_stored(st: dict[str, Any]) -> dict[str, Any]:
-    """The state from its stored form (changed in place: the turn and the areas become
-    records)."""
+    """The state from its stored form (changed in place: the turn, the players and Lucy
+    become records)."""
     st["turn"] = Turn.from_stored(st["turn"])
-    from_area = Area.from_stored
-    for p in st["players"]:
-        p["areas"] = [from_area(a) for a in p["areas"]]
+    st["players"] = [Player.from_stored(p) for p in st["players"]]
+    lucy = st["lucy"]
+    if lucy is not None:
+        st["lucy"] = Lucy.from_stored(lucy)
     return st
 
 

@@ -23,7 +23,7 @@ from .aviary import capacity, used
 from .economy import event_marker
 from .hidden import events_revealed
 from .space import icons_active
-from .state import Pending, Phase, Step
+from .state import Area, Pending, Phase, Player, Step
 
 _PHASE = {
     Phase.EVENT: "PHASE_EVENT_CHOICE",
@@ -174,7 +174,7 @@ def _counts(counts: list[int]) -> list[dict[str, Any]]:
 _AREAS: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
+def _area(a: Area, ai: int) -> dict[str, Any]:
     b = a.birds
     nb = a.nest_birds
     key = (ai, tuple(b), a.nest, a.tree, a.lake, tuple(nb))
@@ -198,27 +198,27 @@ def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
     return area
 
 
-def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
+def _seat(p: Player, i: int, own: bool, known: bool) -> dict[str, Any]:
     """Seat ``i``'s board; ``own``: the viewer's seat (its dealt cards while it
     chooses), ``known``: the kept Event card is visible (setup step 15)."""
-    card = p["event"]
+    card = p.event_card
     revealed = known and card >= 0
     marker = event_marker(p) if revealed else -1
-    ax = p["ax"]
-    areas = p["areas"]
+    ax = p.additional_area
+    areas = p.areas
     return {
         "seat": i,
-        "funds": p["funds"],
-        "egg_marker": p["egg"],
-        "egg_points": _EGG_POINTS[p["egg"]],
-        "nest_box": list(compress(_BOX_NAMES, p["box"])),
-        "employee": _EMP_IDS[p["emp"]],
-        "employee_areas": list(_EMP_AREAS[p["emp"], bool(ax)]),
-        "owner_space": p["pos"],
-        "standby_slot": p["slot"],
-        "finished_round": p["done"],
-        "milestones_achieved": p["nclaimed"],
-        "claimed_slots": list(_CLAIMED[p["claimed"] & 511]),
+        "funds": p.funds,
+        "egg_marker": p.egg_marker,
+        "egg_points": _EGG_POINTS[p.egg_marker],
+        "nest_box": list(compress(_BOX_NAMES, p.nest_box)),
+        "employee": _EMP_IDS[p.employee],
+        "employee_areas": list(_EMP_AREAS[p.employee, bool(ax)]),
+        "owner_space": p.track_space,
+        "standby_slot": p.standby_slot,
+        "finished_round": p.finished_round,
+        "milestones_achieved": p.milestones_achieved,
+        "claimed_slots": list(_CLAIMED[p.claimed_slots & 511]),
         "additional_area": ax,
         "areas": [_area(areas[ai], ai) for ai in range(_NAREA + 1 if ax else _NAREA)],
         "event_kept": card >= 0,
@@ -226,9 +226,9 @@ def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
         "event_birds": list(_EVENT_BIRDS[card]) if revealed else [],
         "event_marker": marker,
         "event_vp": _EVENT_VP[card][marker] if marker >= 0 else -1,
-        "dealt_events": [_EVENT_IDS[c] for c in p["dealt"]] if own and card < 0 else [],
-        "setup_card": _SETUP_IDS[p["setup"]],
-        "sections_done": list(_SECTIONS_DONE[p["sec"] & _SECTIONS_MASK]),
+        "dealt_events": [_EVENT_IDS[c] for c in p.dealt_events] if own and card < 0 else [],
+        "setup_card": _SETUP_IDS[p.setup_card],
+        "sections_done": list(_SECTIONS_DONE[p.sections_done & _SECTIONS_MASK]),
     }
 
 
@@ -239,8 +239,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     turn = st["turn"]
     players = st["players"]
     lucy = st["lucy"]
-    occupant = {p["pos"]: i for i, p in enumerate(players) if p["pos"] > 0}
-    lucy_pos = lucy["pos"] if lucy is not None else 0
+    occupant = {p.track_space: i for i, p in enumerate(players) if p.track_space > 0}
+    lucy_pos = lucy.track_space if lucy is not None else 0
     codes = st["track"]
     blue_down = st["blue_down"]
     track = []
@@ -252,8 +252,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         )
     holders: dict[int, int] = {}
     for i, p in enumerate(players):
-        holders.setdefault(p["slot"], i)
-    lucy_slot = lucy["slot"] if lucy is not None else None
+        holders.setdefault(p.standby_slot, i)
+    lucy_slot = lucy.standby_slot if lucy is not None else None
     standby = [
         _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
     ]
@@ -307,8 +307,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         "lucy": {
             "present": lucy is not None,
             "space": lucy_pos,
-            "standby_slot": lucy["slot"] if lucy is not None else -1,
-            "finished_round": bool(lucy["done"]) if lucy is not None else False,
+            "standby_slot": lucy.standby_slot if lucy is not None else -1,
+            "finished_round": bool(lucy.finished_round) if lucy is not None else False,
         },
         "forest": {
             "trees": forest["trees"],
