@@ -528,11 +528,11 @@ def test_forced_adjustment_when_an_area_shrinks() -> None:
     a.birds[SHIM] = 1
     turn_for(st, 0)
     act(st, 0, "refill_lake", area=2)
-    assert st["turn"].pending == [["adjust", 2]]
+    assert st["turn"].pending == [("adjust", 2)]
     legal = ENGINE.legal(st, 0)
     assert {(x.kind, x.arg("area")) for x in legal} == {("bird_to_forest", 2)}
     act(st, 0, "bird_to_forest", area=2, bird="shimaenaga")
-    assert st["turn"].pending == [["adjust", 2]]  # 5 > 4 still
+    assert st["turn"].pending == [("adjust", 2)]  # 5 > 4 still
     act(st, 0, "bird_to_forest", area=2, bird="hawk")
     assert st["turn"].pending == []
     assert "move_owner" in kinds(st, 0)
@@ -603,7 +603,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
         act(st, 0, "claim_milestone", slot=slot)
     pending = st["turn"].pending
     if line == "c1":  # early: 2 tree/lake/nest anywhere
-        assert pending == [["elements", 2]]
+        assert pending == [("elements", 2)]
         act(st, 0, "bonus_element", element="tree", area=4)
         act(st, 0, "bonus_element", element="nest", area=4)
         assert p.areas[4].tree == 1 and p.areas[4].nest == 1 and pending == []
@@ -612,11 +612,11 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
     elif line == "c3":  # early: Egg marker +2
         assert p.egg_marker == 2
     elif line == "r2":  # early: special bird at -3
-        assert pending == [["special", 3]]
+        assert pending == [("special", 3)]
         act(st, 0, "buy_special", bird="snowy_owl", area=3)
         assert p.funds == 15 - 3
     else:  # r3: bonus bird (no early tile)
-        assert pending == [["bonus_bird", 1]]
+        assert pending == [("bonus_bird", 1)]
         act(st, 0, "bonus_bird", bird="swan", area=5)
         assert p.areas[5].birds[SWAN] == 1 and st["bonus"][SWAN] == 0
         assert "swan" not in ENGINE.view(st, None)["bonus_birds"]
@@ -632,12 +632,12 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     turn_for(st, 0)
     for slot in (0, 3, 6):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"].pending == [["elements", 1]]
+    assert st["turn"].pending == [("elements", 1)]
     act(st, 0, "bonus_element", element="lake", area=0)
     assert p.areas[0].lake == 1 and st["turn"].pending == []
     for slot in (1, 4, 7):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"].pending == [["egg", 1]]
+    assert st["turn"].pending == [("egg", 1)]
     eggs = {a.arg("bird") for a in ENGINE.legal(st, 0)}
     assert eggs == set(D.REG)  # a bird icon, never the golden one
     act(st, 0, "bonus_egg", bird="flamingo")
@@ -646,14 +646,14 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     act(st, 0, "claim_milestone", slot=2)  # r1: 2 funds, the excess over 15 is lost
     assert p.funds == 15
     act(st, 0, "claim_milestone", slot=5)  # r2: a special bird at -1, optional
-    assert st["turn"].pending == [["special", 1]]
+    assert st["turn"].pending == [("special", 1)]
     assert find(st, 0, "buy_special", bird="java_sparrow", area=0).label.startswith(
         "Buy a Java Sparrow for 2 funds"
     )
     act(st, 0, "skip_bonus")
     act(st, 0, "claim_milestone", slot=8)  # c3: Egg marker +1; r3: a bonus bird
     assert p.egg_marker == 1
-    assert st["turn"].pending == [["bonus_bird", 1]]
+    assert st["turn"].pending == [("bonus_bird", 1)]
     assert "skip_bonus" not in kinds(st, 0)
     act(st, 0, "bonus_bird", bird="hawk", area=2)
     assert p.milestones_achieved == 9 and st["turn"].pending == []

@@ -31,6 +31,7 @@ from services.skygarden.rules import data as D
 from services.skygarden.rules.breeding import breed
 from services.skygarden.rules.economy import event_income
 from services.skygarden.rules.flow import advance as _advance
+from services.skygarden.rules.state import PendingDecision
 
 
 def _blue_spaces(st: dict) -> list[int]:
@@ -259,7 +260,7 @@ def test_amb_13_supply_exhaustion() -> None:
     st["special"] = [0, 0, 1]
     land(st, 0, 2, D.BLUE_BASE)
     assert {a.arg("bird") for a in ENGINE.legal(st, 0) if a.kind == "buy_special"} == {"snowy_owl"}
-    st["turn"].pending = [["bonus_bird", 1]]
+    st["turn"].pending = [PendingDecision("bonus_bird", 1)]
     st["bonus"] = [0] * D.NREG
     assert [a.kind for a in ENGINE.legal(st, 0)] == ["skip_bonus"]
 
@@ -350,7 +351,7 @@ def test_amb_17_discounted_special_bird_is_optional() -> None:
     turn_for(st, 0)
     for slot in (3, 4, 5):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"].pending == [["special", 3]]
+    assert st["turn"].pending == [("special", 3)]
     assert "skip_bonus" in kinds(st, 0)
     act(st, 0, "skip_bonus")
     assert st["early"][D.LINE_NAMES.index("r2")] is False

@@ -68,7 +68,7 @@ def test_invariants_through_a_random_game(players: int, busy: bool) -> None:
             assert 0 <= p.egg_marker <= D.EGG_MAX
             for ai, a in enumerate(p.areas):
                 assert not (a.tree and a.lake)
-                if st["turn"].pending and st["turn"].pending[0] == ["adjust", ai]:
+                if st["turn"].pending and st["turn"].pending[0] == ("adjust", ai):
                     continue
                 cap = D.AREA_BASE + (D.AREA_BONUS if a.tree or a.lake else 0)
                 assert sum(D.SIZE[i] * c for i, c in enumerate(a.birds)) <= cap

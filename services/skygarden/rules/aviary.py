@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import data as D
-from .state import Area, Pending, Player, narea
+from .state import Area, Pending, PendingDecision, Player, narea
 
 
 def capacity(a: Area) -> int:
@@ -93,7 +93,7 @@ def check_shrink(st: dict[str, Any], ai: int, a: Area) -> None:
     """Move to the Forest Board and Refill Lakes: an area that lost its tree or lake
     and no longer fits its birds asks for an adjustment (birds to the Forest)."""
     if used(a) > capacity(a):
-        st["turn"].pending.append([Pending.ADJUST, ai])
+        st["turn"].pending.append(PendingDecision(Pending.ADJUST, ai))
 
 
 def forest_has(st: dict[str, Any], bird: int) -> bool:

@@ -63,7 +63,7 @@ def buy_special(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     k = bird - D.NREG
     cost = D.SPECIAL_COST[k]
     if t.pending:  # a birdcage bonus at a discount
-        cost = max(0, cost - t.pending[0][1])
+        cost = max(0, cost - t.pending[0].amount)
         t.pending.pop(0)
     elif t.step == Step.CHIP and D.BLUE_BASE <= t.chip < D.ORANGE_BASE:  # blue chip
         flip_solo_blue(st)

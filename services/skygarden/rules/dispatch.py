@@ -85,8 +85,8 @@ def legal_turn(st: dict[str, Any], seat: int) -> list[Action]:
     p = st["players"][seat]
     pending = t.pending
     if pending:
-        kind, amount = pending[0]
-        return LEGAL_FOR_PENDING[kind](st, p, amount)
+        first = pending[0]
+        return LEGAL_FOR_PENDING[first.kind](st, p, first.amount)
     if t.bird_choice:
         return chip.legal_chip_bird_choice(st)
     out: list[Action] = []

@@ -63,7 +63,7 @@ def bird_to_forest(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
     remove_bird(a, bird)
     st["forest"]["birds"][bird] += 1
     pending = st["turn"].pending
-    if pending and pending[0][0] == Pending.ADJUST and used(a) <= capacity(a):
+    if pending and pending[0].kind == Pending.ADJUST and used(a) <= capacity(a):
         pending.pop(0)
 
 

@@ -13,7 +13,7 @@ from .aviary import bird_totals, fits
 from .blue import legal_specials
 from .breeding import advance_egg
 from .economy import gain_funds
-from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, Player, narea
+from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, PendingDecision, Player, narea
 
 
 def tile_ok(p: Player, tile: int, tot: list[int] | None = None) -> bool:
@@ -90,11 +90,11 @@ def gain_bonus(st: dict[str, Any], p: Player, bonus: dict[str, Any]) -> None:
     if kind == "funds":
         gain_funds(p, bonus["amount"])
     elif kind == "special_bird_purchase":
-        pending.append([Pending.SPECIAL, bonus["discount"]])
+        pending.append(PendingDecision(Pending.SPECIAL, bonus["discount"]))
     elif kind == "bonus_bird":
-        pending.append([Pending.BONUS_BIRD, 1])
+        pending.append(PendingDecision(Pending.BONUS_BIRD, 1))
     elif kind == "elements":
-        pending.append([Pending.ELEMENTS, bonus["amount"]])
+        pending.append(PendingDecision(Pending.ELEMENTS, bonus["amount"]))
     elif kind == "golden_egg":
         if p.nest_box[D.GOLDEN]:
             advance_egg(p, 1)
@@ -105,7 +105,7 @@ def gain_bonus(st: dict[str, Any], p: Player, bonus: dict[str, Any]) -> None:
         if all(p.nest_box[b] for b in D.BOX_ICONS):
             advance_egg(p, 1)
         elif st["eggs"] > 0:
-            pending.append([Pending.EGG, 1])
+            pending.append(PendingDecision(Pending.EGG, 1))
     elif kind == "egg_marker":
         advance_egg(p, bonus["amount"])
     else:  # pragma: no cover - data error
@@ -186,9 +186,11 @@ def bonus_element(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
         st["forest"]["nests"] -= 1
         a.nest = 1
     pending = st["turn"].pending
-    pending[0][1] -= 1
-    if pending[0][1] <= 0:
+    left = pending[0].amount - 1
+    if left <= 0:
         pending.pop(0)
+    else:
+        pending[0] = pending[0]._replace(amount=left)
 
 
 def bonus_egg(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import data as D
 
@@ -34,13 +34,21 @@ class Step(StrEnum):
 
 
 class Pending(StrEnum):
-    """Kind of a sub-decision queued in ``turn["pending"]`` as ``[kind, amount]``."""
+    """Kind of a sub-decision queued in ``Turn.pending`` (a :class:`PendingDecision`)."""
 
     ADJUST = "adjust"  # an area shrank: remove birds from area ``amount`` until it fits
     SPECIAL = "special"  # buy a special bird at a discount of ``amount`` (optional)
     BONUS_BIRD = "bonus_bird"  # take one bird of the bonus-bird row
     ELEMENTS = "elements"  # place ``amount`` trees, lakes or nests
     EGG = "egg"  # take one egg token of a type not yet in the Nest Box
+
+
+class PendingDecision(NamedTuple):
+    """A sub-decision queued in ``Turn.pending`` (Bonuses for Achieving Milestones, or
+    the adjustment after an area shrinks). Stored as the array ``[kind, amount]``."""
+
+    kind: str  # a Pending
+    amount: int  # the area (ADJUST), the discount (SPECIAL), elements left (ELEMENTS), 1
 
 
 #: Milestone slots are a 9-bit set in ``Player.claimed_slots``; all claimed.
@@ -98,8 +106,8 @@ class Turn:
     space_action_used: bool = False
     #: per area, 1: a bird was put on its nest this turn (none may come off it)
     nest_locked: list[int] = field(default_factory=lambda: [0] * (D.NAREA + 1))
-    #: sub-decisions ``[Pending, amount]``, the first asked first
-    pending: list[list[Any]] = field(default_factory=list)
+    #: sub-decisions, the first asked first
+    pending: list[PendingDecision] = field(default_factory=list)
 
     def stored(self) -> dict[str, Any]:
         """The stored form (the JSON object under ``"turn"``)."""
@@ -131,7 +139,7 @@ class Turn:
             d["fb"],
             d["space"],
             d["nlock"],
-            d["pending"],
+            [PendingDecision(kind, amount) for kind, amount in d["pending"]],
         )
 
 

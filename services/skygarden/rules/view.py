@@ -263,9 +263,9 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     t_seat = turn.seat
     pending = [
         {
-            "kind": entry[0],
-            "amount": entry[1] if entry[0] != Pending.ADJUST else 0,
-            "area": entry[1] if entry[0] == Pending.ADJUST else -1,
+            "kind": entry.kind,
+            "amount": entry.amount if entry.kind != Pending.ADJUST else 0,
+            "area": entry.amount if entry.kind == Pending.ADJUST else -1,
         }
         for entry in turn.pending
     ]
