@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import data as D
 from .aviary import bird_totals
-from .state import ELEMENT_FIELD, Player, narea
+from .state import ELEMENT_COUNT, Player, narea
 
 
 def gain_funds(p: Player, amount: int) -> None:
@@ -77,7 +77,7 @@ def ad_gain(p: Player, ad: int) -> int:
         count = sum(tot[b] for b in birds)
         areas = p.areas[: narea(p)]
         for e in D.AD_ELEMENTS[ad]:
-            count += sum(getattr(a, ELEMENT_FIELD[e]) for a in areas)
+            count += sum(map(ELEMENT_COUNT[e], areas))
         gain = D.AD_PER[ad] * count
     gain = min(gain, D.AD_CAP[ad])
     for b, per in D.AD_BOOST.items():

@@ -13,7 +13,7 @@ from .aviary import bird_totals, fits
 from .blue import legal_specials
 from .breeding import advance_egg
 from .economy import gain_funds
-from .state import ALL_SLOTS, ELEMENT_FIELD, Pending, PendingDecision, Player, narea
+from .state import ALL_SLOTS, ELEMENT_COUNT, Pending, PendingDecision, Player, narea
 
 
 def tile_ok(p: Player, tile: int, tot: list[int] | None = None) -> bool:
@@ -44,7 +44,7 @@ def tile_ok(p: Player, tile: int, tot: list[int] | None = None) -> bool:
                 return True
         return False
     if kind == "total_elements":
-        return all(sum(getattr(a, ELEMENT_FIELD[e]) for a in areas) >= n for e, n in prm)
+        return all(sum(map(ELEMENT_COUNT[e], areas)) >= n for e, n in prm)
     # area_bird_plus_special
     return any(a.birds[prm] and any(a.birds[D.NREG :]) for a in areas)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from . import data as D
@@ -53,8 +54,8 @@ class PendingDecision(NamedTuple):
 
 #: Milestone slots are a 9-bit set in ``Player.claimed_slots``; all claimed.
 ALL_SLOTS = (1 << 9) - 1
-#: Aviary element (data files' name) -> its field in an :class:`Area`.
-ELEMENT_FIELD = {"tree": "tree", "lake": "lake", "nest": "nest"}
+#: Aviary element (data files' name) -> reads its count (0 or 1) in an :class:`Area`.
+ELEMENT_COUNT = {e: attrgetter(e) for e in ("tree", "lake", "nest")}
 
 
 @dataclass(slots=True)
