@@ -40,7 +40,7 @@ PURCHASES = {"buy_nest", "buy_tree", "buy_lake", "buy_forest_bird", "buy_additio
 
 def _game(players: int = 3, seed: int = 1) -> tuple[dict, dict]:
     st = started(players, seed)
-    p = st["players"][0]
+    p = st.players[0]
     blank(p)
     set_event(p, "E7")  # Hawk + Swan: 0 sets in the tests below, income 1
     p.funds = 0
@@ -58,10 +58,10 @@ def test_green_chip_bird_from_supply_then_mandatory_employee_move() -> None:
     """If the chip is green: take the bird from the supply, then the Employee must move
     1-3 spaces before anything else (no end of turn, no purchases, no placement)."""
     st, p = _game()
-    supply = st["supply"][HAWK]
+    supply = st.supply[HAWK]
     land(st, 0, 3, HAWK, emp=emp_index("P1"))
-    assert st["supply"][HAWK] == supply - 1
-    assert st["turn"].chip_bird == HAWK
+    assert st.supply[HAWK] == supply - 1
+    assert st.turn.chip_bird == HAWK
     assert kinds(st, 0) - FREE == {"move_employee"}
     assert _moves(st) == [1, 2, 3]
     act(st, 0, "move_employee", steps=2)
@@ -129,14 +129,14 @@ def test_orange_round_chip_with_two_birds_offers_the_choice() -> None:
     st, _p = _game()
     land(st, 0, 3, D.ORANGE_BASE + 2)
     assert [a.arg("bird") for a in ENGINE.legal(st, 0)] == ["hawk", "flamingo"]
-    supply = st["supply"][FLAMINGO]
+    supply = st.supply[FLAMINGO]
     act(st, 0, "choose_chip_bird", bird="flamingo")
-    assert st["supply"][FLAMINGO] == supply - 1
-    assert st["turn"].chip_bird == FLAMINGO
+    assert st.supply[FLAMINGO] == supply - 1
+    assert st.turn.chip_bird == FLAMINGO
     assert "move_employee" in kinds(st, 0)
     st, _p = _game()
     land(st, 0, 3, D.ORANGE_BASE + 1)  # round 1: a single Toucan, no choice
-    assert st["turn"].chip_bird == TOUCAN
+    assert st.turn.chip_bird == TOUCAN
 
 
 # ---------------------------------------------------------------- placement rules
@@ -222,14 +222,14 @@ def test_purchases_cost_two_and_go_next_to_the_employee() -> None:
         assert sorted(a.arg("area") for a in ENGINE.legal(st, 0) if a.kind == kind) == sorted(
             adjacent
         )
-    trees = st["forest"]["trees"]
-    nests = st["forest"]["nests"]
+    trees = st.forest["trees"]
+    nests = st.forest["nests"]
     act(st, 0, "buy_nest", area=adjacent[0])
     act(st, 0, "buy_tree", area=adjacent[0])
     act(st, 0, "buy_nest", area=adjacent[1])
     act(st, 0, "buy_lake", area=adjacent[1])
     assert p.funds == 13 - 8
-    assert st["forest"]["trees"] == trees - 1 and st["forest"]["nests"] == nests - 2
+    assert st.forest["trees"] == trees - 1 and st.forest["nests"] == nests - 2
     assert p.areas[adjacent[0]].tree and p.areas[adjacent[1]].lake
 
 
@@ -238,15 +238,15 @@ def test_one_forest_bird_per_turn_and_chip_birds_not_replenished() -> None:
     loose birds or a Forest chip; a bird bought off a chip is not replaced."""
     st, p = _game()
     p.funds = 10
-    st["forest"]["birds"] = [0] * D.NB
-    st["forest"]["chips"] = [[SWAN, SWAN], [SHIM, -1]]
-    st["forest"]["birds"][OWL] = 1
+    st.forest["birds"] = [0] * D.NB
+    st.forest["chips"] = [[SWAN, SWAN], [SHIM, -1]]
+    st.forest["birds"][OWL] = 1
     land(st, 0, 3, SHIM)
     act(st, 0, "move_employee", steps=1)
     birds = {a.arg("bird") for a in ENGINE.legal(st, 0) if a.kind == "buy_forest_bird"}
     assert birds == {"swan", "snowy_owl"}
     act(st, 0, "buy_forest_bird", bird="swan", area=D.EMP_ADJ[p.employee][0])
-    assert st["forest"]["chips"][0] == [SWAN, -1]
+    assert st.forest["chips"][0] == [SWAN, -1]
     assert "buy_forest_bird" not in kinds(st, 0)
     assert p.funds == 11 - 2
 
@@ -259,10 +259,10 @@ def test_additional_area_once_per_game_always_adjacent() -> None:
     p.funds = 15
     land(st, 0, 3, SWAN)
     act(st, 0, "move_employee", steps=3)
-    trees = st["forest"]["trees"]
+    trees = st.forest["trees"]
     act(st, 0, "buy_additional_area", side="tree")
     assert p.funds == 15 - 4
-    assert st["forest"]["trees"] == trees - 1
+    assert st.forest["trees"] == trees - 1
     assert p.areas[D.AX].tree == 1
     assert "buy_additional_area" not in kinds(st, 0)
     assert find(st, 0, "place_bird", area=D.AX) is not None
@@ -366,11 +366,11 @@ def test_blue_special_purchase_pays_card_cost_places_anywhere() -> None:
         (a.arg("bird"), a.arg("area")) for a in ENGINE.legal(st, 0) if a.kind == "buy_special"
     }
     assert ("snowy_owl", 4) in offered  # not next to the Employee, still allowed
-    left = st["special"][OWL - D.NREG]
+    left = st.special_left[OWL - D.NREG]
     act(st, 0, "buy_special", bird="snowy_owl", area=4)
-    assert p.funds == 0 and st["special"][OWL - D.NREG] == left - 1
+    assert p.funds == 0 and st.special_left[OWL - D.NREG] == left - 1
     assert p.areas[4].birds[OWL] == 1
-    assert st["turn"].step == "after"
+    assert st.turn.step == "after"
 
 
 def test_unaffordable_special_bird_not_offered() -> None:
@@ -394,7 +394,7 @@ def test_space_action_purchase_special_bird() -> None:
     act(st, 0, "release_bird")
     act(st, 0, "buy_special", bird="java_sparrow", area=5)
     assert p.funds == 15 - 3  # Event income 1 was lost over the 15 cap
-    assert st["turn"].space_action_used and "buy_special" not in kinds(st, 0)
+    assert st.turn.space_action_used and "buy_special" not in kinds(st, 0)
 
 
 # ---------------------------------------------------------------- nests and breeding
@@ -434,7 +434,7 @@ def test_java_sparrow_breeds_with_one_regular_bird() -> None:
     act(st, 0, "nest_add", area=0, bird="java_sparrow")
     act(st, 0, "nest_add", area=0, bird="swan")
     space = next(s for s in range(1, 20) if D.ICONS[s] and D.ICONS[s][0] == ("breed", 2))
-    st["players"][0].track_space = 0
+    st.players[0].track_space = 0
     land(st, 0, space, D.BLUE_BASE)
     act(st, 0, "advertise", ad="forest")
     act(st, 0, "breed")
@@ -506,13 +506,13 @@ def test_birds_and_trees_to_the_forest_and_refill_lakes() -> None:
     p.areas[1].nest_birds = [HAWK]
     p.areas[1].nest = 1
     turn_for(st, 0)
-    trees = st["forest"]["trees"]
+    trees = st.forest["trees"]
     act(st, 0, "bird_to_forest", area=0, bird="snowy_owl")
     act(st, 0, "tree_to_forest", area=0)
     act(st, 0, "refill_lake", area=1)
     act(st, 0, "bird_to_forest", area=1, bird="hawk")
-    assert st["forest"]["birds"][OWL] == 1 and st["forest"]["birds"][HAWK] == 1
-    assert st["forest"]["trees"] == trees + 1
+    assert st.forest["birds"][OWL] == 1 and st.forest["birds"][HAWK] == 1
+    assert st.forest["trees"] == trees + 1
     assert p.areas[1].lake == 0 and p.areas[1].nest_birds == []
     assert ENGINE.legal(st, 1) == []  # only during your own turn
 
@@ -528,18 +528,18 @@ def test_forced_adjustment_when_an_area_shrinks() -> None:
     a.birds[SHIM] = 1
     turn_for(st, 0)
     act(st, 0, "refill_lake", area=2)
-    assert st["turn"].pending == [("adjust", 2)]
+    assert st.turn.pending == [("adjust", 2)]
     legal = ENGINE.legal(st, 0)
     assert {(x.kind, x.arg("area")) for x in legal} == {("bird_to_forest", 2)}
     act(st, 0, "bird_to_forest", area=2, bird="shimaenaga")
-    assert st["turn"].pending == [("adjust", 2)]  # 5 > 4 still
+    assert st.turn.pending == [("adjust", 2)]  # 5 > 4 still
     act(st, 0, "bird_to_forest", area=2, bird="hawk")
-    assert st["turn"].pending == []
+    assert st.turn.pending == []
     assert "move_owner" in kinds(st, 0)
 
 
 def _cage(st: dict, tile_id: str) -> None:
-    st["tiles"] = [D.TILE_IDS.index(tile_id)] * 9
+    st.milestone_tiles = [D.TILE_IDS.index(tile_id)] * 9
 
 
 def test_milestone_claim_row_bonus_early_tile_to_first_finisher() -> None:
@@ -558,16 +558,16 @@ def test_milestone_claim_row_bonus_early_tile_to_first_finisher() -> None:
     assert p.funds == 7 and p.milestones_achieved == 2
     act(st, 0, "claim_milestone", slot=2)  # row r1 complete: early bonus 4 funds
     assert p.funds == 11
-    assert st["early"][D.LINE_NAMES.index("r1")] is False
+    assert st.early_bonus_left[D.LINE_NAMES.index("r1")] is False
     assert find(st, 0, "claim_milestone", slot=2) is None
-    q = st["players"][1]
+    q = st.players[1]
     blank(q)
     q.funds = 7
     turn_for(st, 1)
     for slot in (0, 1, 2):
         act(st, 1, "claim_milestone", slot=slot)
     assert q.funds == 9  # regular bonus: 2 funds
-    assert st["claims"][0] == [0, 1]
+    assert st.milestone_claims[0] == [0, 1]
 
 
 def test_milestone_claim_may_be_delayed() -> None:
@@ -601,7 +601,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
     turn_for(st, 0)
     for slot in slots:
         act(st, 0, "claim_milestone", slot=slot)
-    pending = st["turn"].pending
+    pending = st.turn.pending
     if line == "c1":  # early: 2 tree/lake/nest anywhere
         assert pending == [("elements", 2)]
         act(st, 0, "bonus_element", element="tree", area=4)
@@ -618,7 +618,7 @@ def test_every_line_bonus(slots: tuple[int, ...], line: str) -> None:
     else:  # r3: bonus bird (no early tile)
         assert pending == [("bonus_bird", 1)]
         act(st, 0, "bonus_bird", bird="swan", area=5)
-        assert p.areas[5].birds[SWAN] == 1 and st["bonus"][SWAN] == 0
+        assert p.areas[5].birds[SWAN] == 1 and st.bonus_birds[SWAN] == 0
         assert "swan" not in ENGINE.view(st, None)["bonus_birds"]
 
 
@@ -626,18 +626,18 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     """Regular bonus tiles: 1 element, an egg of your choice, Egg marker +1, special -1."""
     st, p = _game()
     _cage(st, "C3")
-    for li in range(len(st["early"])):
-        st["early"][li] = False
+    for li in range(len(st.early_bonus_left)):
+        st.early_bonus_left[li] = False
     p.funds = 15
     turn_for(st, 0)
     for slot in (0, 3, 6):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"].pending == [("elements", 1)]
+    assert st.turn.pending == [("elements", 1)]
     act(st, 0, "bonus_element", element="lake", area=0)
-    assert p.areas[0].lake == 1 and st["turn"].pending == []
+    assert p.areas[0].lake == 1 and st.turn.pending == []
     for slot in (1, 4, 7):
         act(st, 0, "claim_milestone", slot=slot)
-    assert st["turn"].pending == [("egg", 1)]
+    assert st.turn.pending == [("egg", 1)]
     eggs = {a.arg("bird") for a in ENGINE.legal(st, 0)}
     assert eggs == set(D.REG)  # a bird icon, never the golden one
     act(st, 0, "bonus_egg", bird="flamingo")
@@ -646,17 +646,17 @@ def test_regular_line_bonuses_after_the_early_tile_is_gone() -> None:
     act(st, 0, "claim_milestone", slot=2)  # r1: 2 funds, the excess over 15 is lost
     assert p.funds == 15
     act(st, 0, "claim_milestone", slot=5)  # r2: a special bird at -1, optional
-    assert st["turn"].pending == [("special", 1)]
+    assert st.turn.pending == [("special", 1)]
     assert find(st, 0, "buy_special", bird="java_sparrow", area=0).label.startswith(
         "Buy a Java Sparrow for 2 funds"
     )
     act(st, 0, "skip_bonus")
     act(st, 0, "claim_milestone", slot=8)  # c3: Egg marker +1; r3: a bonus bird
     assert p.egg_marker == 1
-    assert st["turn"].pending == [("bonus_bird", 1)]
+    assert st.turn.pending == [("bonus_bird", 1)]
     assert "skip_bonus" not in kinds(st, 0)
     act(st, 0, "bonus_bird", bird="hawk", area=2)
-    assert p.milestones_achieved == 9 and st["turn"].pending == []
+    assert p.milestones_achieved == 9 and st.turn.pending == []
     assert ENGINE.score(st).seats[0].categories["milestones"] == D.MILESTONE_VP[9]
 
 

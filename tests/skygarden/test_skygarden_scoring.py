@@ -23,7 +23,7 @@ from services.skygarden.rules import data as D
 
 def _scored_position() -> tuple[dict, dict]:
     st = started(3, seed=2)
-    p = st["players"][0]
+    p = st.players[0]
     blank(p)
     a = p.areas
     a[0].tree = 1
@@ -50,7 +50,7 @@ def _scored_position() -> tuple[dict, dict]:
 def test_final_scoring_every_category() -> None:
     """Bird Tokens, Eggs, Milestones, Event Cards, Standby Track, Additional Area."""
     st, _p = _scored_position()
-    st["phase"] = "over"
+    st.phase = "over"
     cats = ENGINE.score(st).seats[0].categories
     assert cats == {
         "birds": 7 + 11 + 4 + 4 + 7 + 5,
@@ -77,8 +77,8 @@ def test_event_card_points_count_once_the_cards_are_face_up() -> None:
         seat_view = ENGINE.view(st, viewer)["seats"][0]
         assert seat_view["event_card"] == "E1" and seat_view["event_marker"] == 1
         assert seat_view["event_vp"] == vp
-    st["phase"] = "event"  # the same boards while seat 2 still chooses
-    st["players"][2].event_card = -1
+    st.phase = "event"  # the same boards while seat 2 still chooses
+    st.players[2].event_card = -1
     assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     assert ENGINE.view(st, 1)["seats"][0]["event_vp"] == -1
     assert ENGINE.view(st, 0)["seats"][0]["event_vp"] == vp
@@ -88,7 +88,7 @@ def test_event_card_points_count_once_the_cards_are_face_up() -> None:
 def test_eggs_are_tokens_times_egg_points() -> None:
     """Eggs: (egg tokens in the Nest Box) x (Egg points above the Egg marker)."""
     st = started(3)
-    p = st["players"][0]
+    p = st.players[0]
     blank(p)
     p.nest_box = [1, 1, 0, 0, 1, 0, 1]
     for space, points in enumerate(D.EGG_POINTS):
@@ -99,7 +99,7 @@ def test_eggs_are_tokens_times_egg_points() -> None:
 def test_milestone_track_points() -> None:
     """Milestones: the VP beside the lowest uncovered space (by tiles achieved)."""
     st = started(3)
-    p = st["players"][0]
+    p = st.players[0]
     for n, vp in enumerate(D.MILESTONE_VP):
         p.milestones_achieved = n
         assert ENGINE.score(st).seats[0].categories["milestones"] == vp
@@ -108,20 +108,20 @@ def test_milestone_track_points() -> None:
 def test_standby_points_only_on_the_standby_track() -> None:
     """Standby Track: VP of the space the Owner token is on (none on the Main track)."""
     st = started(3)
-    for p in st["players"]:
+    for p in st.players:
         assert (
-            ENGINE.score(st).seats[st["players"].index(p)].categories["standby"]
+            ENGINE.score(st).seats[st.players.index(p)].categories["standby"]
             == (D.STANDBY_VP[p.standby_slot])
         )
-    st["players"][0].standby_slot = -1
-    st["players"][0].track_space = 4
+    st.players[0].standby_slot = -1
+    st.players[0].track_space = 4
     assert ENGINE.score(st).seats[0].categories["standby"] == 0
 
 
 def test_ties_are_shared() -> None:
     """In case of a tie, all players tied for the highest score win."""
     st = started(3)
-    for seat, p in enumerate(st["players"]):
+    for seat, p in enumerate(st.players):
         blank(p)
         p.standby_slot = 3
         p.milestones_achieved = 2 if seat < 2 else 1

@@ -5,10 +5,8 @@ Placement Rules, Nest Tile, and the Forest board's loose birds and chips.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import data as D
-from .state import Area, Pending, PendingDecision, Player, narea
+from .state import Area, GameState, Pending, PendingDecision, Player, narea
 
 
 def capacity(a: Area) -> int:
@@ -89,26 +87,26 @@ def remove_bird(a: Area, bird: int) -> None:
         nb.remove(bird)
 
 
-def check_shrink(st: dict[str, Any], ai: int, a: Area) -> None:
+def check_shrink(st: GameState, ai: int, a: Area) -> None:
     """Move to the Forest Board and Refill Lakes: an area that lost its tree or lake
     and no longer fits its birds asks for an adjustment (birds to the Forest)."""
     if used(a) > capacity(a):
-        st["turn"].pending.append(PendingDecision(Pending.ADJUST, ai))
+        st.turn.pending.append(PendingDecision(Pending.ADJUST, ai))
 
 
-def forest_has(st: dict[str, Any], bird: int) -> bool:
+def forest_has(st: GameState, bird: int) -> bool:
     """Additional Purchases: is a bird of this type on the Forest board (loose or on a
     chip)?"""
-    forest = st["forest"]
+    forest = st.forest
     if forest["birds"][bird]:
         return True
     return any(chip[1] == bird for chip in forest["chips"])
 
 
-def take_forest_bird(st: dict[str, Any], bird: int) -> None:
+def take_forest_bird(st: GameState, bird: int) -> None:
     """Additional Purchases: take a Forest bird, a loose one first, else one from a
     chip (which is not replenished, AMBIGUITIES 20)."""
-    forest = st["forest"]
+    forest = st.forest
     if forest["birds"][bird]:
         forest["birds"][bird] -= 1
         return

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import data as D
 from .aviary import nest_egg_type
-from .state import Player, narea
+from .state import GameState, Player, narea
 
 
 def advance_egg(p: Player, amount: int) -> None:
@@ -14,18 +12,18 @@ def advance_egg(p: Player, amount: int) -> None:
     p.egg_marker = min(D.EGG_MAX, p.egg_marker + amount)
 
 
-def collect_egg(st: dict[str, Any], p: Player, bird: int) -> None:
+def collect_egg(st: GameState, p: Player, bird: int) -> None:
     """How to Collect Eggs: a new type takes a token, a known type moves the marker."""
     box = p.nest_box
     if not box[bird]:
-        if st["eggs"] > 0:
+        if st.egg_supply > 0:
             box[bird] = 1
-            st["eggs"] -= 1
+            st.egg_supply -= 1
     else:
         advance_egg(p, 1)
 
 
-def breed(st: dict[str, Any], p: Player) -> None:
+def breed(st: GameState, p: Player) -> None:
     """Breed: every nest holding a breeding pair lays one egg."""
     for a in p.areas[: narea(p)]:
         if a.nest:

@@ -11,17 +11,17 @@ from services.core.engine import Action
 
 from . import actions as A
 from . import blue, chip, events, flow, free, milestones, purchases, space
-from .state import Pending, Player, Step
+from .state import GameState, Pending, Player, Step
 
 #: (state, seat, its player, the list to extend) -> None.
-StepLegal = Callable[[dict[str, Any], int, Player, list[Action]], None]
+StepLegal = Callable[[GameState, int, Player, list[Action]], None]
 #: (state, player, the entry's amount) -> the legal list while that entry is first.
-PendingLegal = Callable[[dict[str, Any], Player, int], list[Action]]
+PendingLegal = Callable[[GameState, Player, int], list[Action]]
 #: (state, seat, the action's args as a dict) -> None; changes the state in place.
-Handler = Callable[[dict[str, Any], int, dict[str, Any]], None]
+Handler = Callable[[GameState, int, dict[str, Any]], None]
 
 
-def _legal_standby_step(st: dict[str, Any], seat: int, p: Player, out: list) -> None:
+def _legal_standby_step(st: GameState, seat: int, p: Player, out: list) -> None:
     """Solo Rules, Moving to Standby (AMBIGUITIES 24): after the Standby breeds, the
     free actions and the end of the turn."""
     out.append(A.END_TURN)
@@ -77,12 +77,12 @@ if set(APPLY_BY_KIND) != set(A.KINDS):  # pragma: no cover - a new kind in actio
     raise ValueError("every action kind needs exactly one handler")
 
 
-def legal_turn(st: dict[str, Any], seat: int) -> list[Action]:
+def legal_turn(st: GameState, seat: int) -> list[Action]:
     """On Your Turn: a pending sub-decision first (Bonuses for Achieving Milestones,
     the adjustment after an area shrinks), an orange chip's bird choice alone (If the
     chip is orange), else the step's decisions followed by the Free Actions."""
-    t = st["turn"]
-    p = st["players"][seat]
+    t = st.turn
+    p = st.players[seat]
     pending = t.pending
     if pending:
         first = pending[0]

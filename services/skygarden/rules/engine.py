@@ -2,7 +2,7 @@
 
 The state is a plain JSON-like dict (built by :meth:`SkyGardenEngine.setup`), mutated in place.
 A turn is a sequence of atomic decisions; the turn's progress lives in
-``state["turn"]`` (a :class:`.state.Turn` record):
+``state.turn`` (a :class:`.state.Turn` record):
 
 * ``step`` ``"move"``: move the Owner token (or enter Standby);
 * ``step`` ``"chip"``: resolve the chip: take the bird (orange two-bird chips ask
@@ -31,7 +31,7 @@ from .dispatch import APPLY_BY_KIND, legal_turn
 from .events import legal_keep_event
 from .scoring import score_board
 from .setup import MAX_PLAYERS, MIN_PLAYERS, setup
-from .state import Phase
+from .state import GameState, Phase
 from .view import build_view
 
 
@@ -43,38 +43,38 @@ class SkyGardenEngine:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
 
-    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> GameState:
         """Board Setup and Player Setup (:func:`.setup.setup`)."""
         return setup(players, options, seed)
 
-    def to_act(self, state: dict[str, Any]) -> list[int]:
+    def to_act(self, state: GameState) -> list[int]:
         """The seat whose turn it is; at setup step 15, every seat still choosing."""
-        phase = state["phase"]
+        phase = state.phase
         if phase == Phase.PLAY:
-            return [state["turn"].seat]
+            return [state.turn.seat]
         if phase == Phase.EVENT:
-            return [i for i, p in enumerate(state["players"]) if p.event_card < 0]
+            return [i for i, p in enumerate(state.players) if p.event_card < 0]
         return []
 
-    def is_over(self, state: dict[str, Any]) -> bool:
-        return state["phase"] == Phase.OVER
+    def is_over(self, state: GameState) -> bool:
+        return state.phase == Phase.OVER
 
-    def legal(self, state: dict[str, Any], seat: int) -> list[Action]:
+    def legal(self, state: GameState, seat: int) -> list[Action]:
         """The seat's decisions now (:func:`.dispatch.legal_turn`, or the Event card
         choice)."""
-        phase = state["phase"]
+        phase = state.phase
         if phase == Phase.PLAY:
-            if seat != state["turn"].seat:
+            if seat != state.turn.seat:
                 return []
             return legal_turn(state, seat)
         if phase == Phase.EVENT:
             return legal_keep_event(state, seat)
         return []
 
-    def apply(self, state: dict[str, Any], seat: int, action: Action) -> dict[str, Any]:
+    def apply(self, state: GameState, seat: int, action: Action) -> GameState:
         """Check the action is legal, then run its handler (:data:`.dispatch.APPLY_BY_KIND`)."""
         st = state
-        if st["phase"] == Phase.OVER:
+        if st.phase == Phase.OVER:
             raise IllegalAction("SKYGARDEN_OVER", "the game is over")
         if seat not in self.to_act(st):
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} is not asked to decide now")
@@ -87,21 +87,21 @@ class SkyGardenEngine:
         APPLY_BY_KIND[kind](st, seat, dict(args))
         return st
 
-    def score(self, state: dict[str, Any]) -> ScoreBoard:
+    def score(self, state: GameState) -> ScoreBoard:
         """Game End and Final Scoring (:func:`.scoring.score_board`)."""
         return score_board(state)
 
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
         return build_view(self, state, seat)
 
-    def determinize(self, state: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
+    def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         """A copy with what ``seat`` cannot see resampled (see :mod:`.hidden`)."""
         return hidden.determinize(state, seat, rng)
 
-    def encode(self, state: dict[str, Any]) -> bytes:
+    def encode(self, state: GameState) -> bytes:
         """The stored form (:func:`.storage.encode`)."""
         return storage.encode(state)
 
-    def decode(self, data: bytes) -> dict[str, Any]:
+    def decode(self, data: bytes) -> GameState:
         """A stored state back (:func:`.storage.decode`)."""
         return storage.decode(data)

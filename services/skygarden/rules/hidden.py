@@ -24,15 +24,16 @@ from services.core.engine import Rng
 
 from . import data as D
 from . import storage
+from .state import GameState
 
 
-def events_revealed(st: dict[str, Any]) -> bool:
+def events_revealed(st: GameState) -> bool:
     """Setup step 15: the kept Event cards are face up once every seat has kept one
     (the choice is simultaneous, so none is shown before the last seat has chosen)."""
-    return all(p.event_card >= 0 for p in st["players"])
+    return all(p.event_card >= 0 for p in st.players)
 
 
-def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
+def determinize(st: GameState, seat: int | None, rng: Rng) -> GameState:
     """A copy of ``st`` with everything ``seat`` cannot see resampled (the engine
     contract's ``determinize``; ``seat=None``: a spectator).
 
@@ -49,8 +50,8 @@ def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any
     depends only on what the viewer sees and on ``rng``; the viewer's own cards, and
     so its legal actions, are unchanged; ``st`` is never changed.
     """
-    sample: dict[str, Any] = storage.decode(storage.encode(st))
-    players = sample["players"]
+    sample = storage.decode(storage.encode(st))
+    players = sample.players
     revealed = events_revealed(st)
     seen: set[int] = set()
     others: list[dict[str, Any]] = []
@@ -74,5 +75,5 @@ def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any
             if p.event_card >= 0:  # kept in secret: which of its cards is unknown
                 p.event_card = drawn[0]
             p.dealt_events = sorted(drawn)
-    sample["rng"] = rng.next_u64()
+    sample.rng = rng.next_u64()
     return sample

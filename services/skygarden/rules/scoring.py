@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from services.core.engine import ScoreBoard, SeatScore, SoloResult
 
 from . import data as D
 from . import hidden
 from .economy import event_marker
-from .state import Phase, Player, narea
+from .state import GameState, Phase, Player, narea
 
 
-def seat_categories(st: dict[str, Any], p: Player, reveal: bool) -> dict[str, int]:
+def seat_categories(st: GameState, p: Player, reveal: bool) -> dict[str, int]:
     """Game End and Final Scoring: one player's categories (Bird Tokens in Your Aviary,
     Eggs, Milestones, Event Cards, Standby Track, Additional Area Tile; AMBIGUITIES
     22). The Event card counts only once the kept cards are face up (Setup step 15)."""
@@ -58,17 +56,17 @@ def solo_result(total: int) -> SoloResult:
     )
 
 
-def score_board(st: dict[str, Any]) -> ScoreBoard:
+def score_board(st: GameState) -> ScoreBoard:
     """Game End and Final Scoring: every seat's categories and total; tied seats share
     the rank (AMBIGUITIES 23); solo adds its target result (Solo Rules)."""
-    over = st["phase"] == Phase.OVER
+    over = st.phase == Phase.OVER
     revealed = hidden.events_revealed(st)
     seats = []
-    for seat, p in enumerate(st["players"]):
+    for seat, p in enumerate(st.players):
         cats = seat_categories(st, p, revealed)
         seats.append(SeatScore(seat=seat, total=sum(cats.values()), categories=cats))
     board = ScoreBoard(seats=seats, final=over)
     board.rank_seats()
-    if st["n"] == 1:
+    if st.player_count == 1:
         board.solo = solo_result(seats[0].total)
     return board

@@ -8,7 +8,7 @@ from typing import Any
 from services.core.engine import OptionError, Rng
 
 from . import data as D
-from .state import Lucy, Phase, Player, new_area, new_turn
+from .state import GameState, Lucy, Phase, Player, new_area, new_turn
 
 #: This game has no options.
 OPTIONS: dict[str, Any] = {}
@@ -26,7 +26,7 @@ def check_options(players: int, options: Mapping[str, Any]) -> None:
             raise OptionError(key, "unknown option (Sky Garden has no options)")
 
 
-def setup(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
+def setup(players: int, options: Mapping[str, Any], seed: int) -> GameState:
     """Board Setup and Player Setup: milestones, supplies, Event cards dealt, setup
     cards, the random starting order (AMBIGUITIES 6), Lucy in two-player games, then
     the first round's layout."""
@@ -40,35 +40,36 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]
         tiles.extend(rng.sample(pool, count))
     rng.shuffle(tiles)
     supply = [t - 1 for t in D.SUPPLY_TOKENS]  # one of each becomes a bonus bird
-    st: dict[str, Any] = {
-        "n": n,
-        "phase": Phase.EVENT,
-        "round": 1,
-        "rounds": D.ROUNDS[n],
-        "track": [0] * D.TRACK_LEN,
-        "blue_down": [0] * D.NBLUE,
-        "forest": {
+    st = GameState(
+        player_count=n,
+        phase=Phase.EVENT,
+        round=1,
+        rounds=D.ROUNDS[n],
+        track=[0] * D.TRACK_LEN,
+        blue_face_down=[0] * D.NBLUE,
+        forest={
             "trees": D.TREES_TOTAL,
             "nests": D.NESTS_TOTAL,
             "birds": [0] * D.NB,
             "chips": [],
         },
-        "supply": supply,
-        "special": list(D.SPECIAL_TOKENS),
-        "bonus": [1] * D.NREG,
-        "eggs": D.EGG_TOKENS - n,  # each player's Egg marker is an egg token
-        "tiles": tiles,
-        "claims": [[] for _ in range(9)],
-        "early": [e is not None for e in D.LINE_EARLY],
-        "players": [],
-        "lucy": None,
-        "turn": new_turn(-1),
-    }
+        supply=supply,
+        special_left=list(D.SPECIAL_TOKENS),
+        bonus_birds=[1] * D.NREG,
+        egg_supply=D.EGG_TOKENS - n,  # each player's Egg marker is an egg token
+        milestone_tiles=tiles,
+        milestone_claims=[[] for _ in range(9)],
+        early_bonus_left=[e is not None for e in D.LINE_EARLY],
+        players=[],
+        lucy=None,
+        turn=new_turn(-1),
+        rng=0,  # set once the layout is drawn
+    )
     deck = list(range(len(D.EVENT_IDS)))
     rng.shuffle(deck)
     setups = list(range(len(D.SETUP_IDS)))
     rng.shuffle(setups)
-    forest = st["forest"]
+    forest = st.forest
     for seat in range(n):
         areas = [new_area() for _ in range(D.NAREA + 1)]
         card = setups[seat]
@@ -95,28 +96,28 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]
             finished_round=False,
             sections_done=0,
         )
-        st["players"].append(player)
+        st.players.append(player)
     # Starting order on the Standby track: random, bottom (1st) plays first.
     order = list(range(n))
     rng.shuffle(order)
     for slot, seat in enumerate(order):
-        st["players"][seat].standby_slot = slot
+        st.players[seat].standby_slot = slot
     if n == 2:
-        st["lucy"] = Lucy(0, D.LUCY_SLOT, False)
+        st.lucy = Lucy(0, D.LUCY_SLOT, False)
     layout_round(st, rng)
-    st["rng"] = rng.state
+    st.rng = rng.state
     return st
 
 
-def layout_round(st: dict[str, Any], rng: Rng) -> None:
+def layout_round(st: GameState, rng: Rng) -> None:
     """Board Setup, steps 6-9: Forest chips with their birds, then the Main track
     (blue chips fixed in solo and two-player games, AMBIGUITIES 3; the round chip,
     AMBIGUITIES 4)."""
-    n = st["n"]
-    rnd = st["round"]
+    n = st.player_count
+    rnd = st.round
     bag = list(D.GREEN)
-    forest = st["forest"]
-    supply = st["supply"]
+    forest = st.forest
+    supply = st.supply
     forest["chips"] = []
     for _ in range(D.FOREST_DRAWS):
         code = bag.pop(rng.below(len(bag)))
@@ -126,7 +127,7 @@ def layout_round(st: dict[str, Any], rng: Rng) -> None:
             bird = code
         forest["chips"].append([code, bird])
     bag.append(D.ORANGE_BASE + rnd)
-    track = st["track"]
+    track = st.track
     blues = [D.BLUE_BASE + i for i in range(D.NBLUE)]
     if n <= 2:
         if n == 2 or rnd == 1:
@@ -148,22 +149,22 @@ def layout_round(st: dict[str, Any], rng: Rng) -> None:
         track[:] = bag
 
 
-def next_round(st: dict[str, Any]) -> None:
+def next_round(st: GameState) -> None:
     """Round Flow, Next Round Preparation (AMBIGUITIES 20): Forest chip birds become
     loose Forest birds, a new layout, every token back off the track."""
-    forest = st["forest"]
+    forest = st.forest
     for chip in forest["chips"]:
         if chip[1] >= 0:
             forest["birds"][chip[1]] += 1
             chip[1] = -1
-    st["round"] += 1
-    rng = Rng(st["rng"])
+    st.round += 1
+    rng = Rng(st.rng)
     layout_round(st, rng)
-    st["rng"] = rng.state
-    for p in st["players"]:
+    st.rng = rng.state
+    for p in st.players:
         p.track_space = 0
         p.finished_round = False
         p.sections_done = 0
-    if st["lucy"] is not None:
-        st["lucy"].track_space = 0
-        st["lucy"].finished_round = False
+    if st.lucy is not None:
+        st.lucy.track_space = 0
+        st.lucy.finished_round = False

@@ -11,22 +11,27 @@ from . import actions as A
 from . import data as D
 from .blue import legal_specials
 from .breeding import breed, can_breed
-from .state import Player, Step
+from .state import GameState, Player, Step
 
 
-def icons_active(st: dict[str, Any], space: int) -> list[str]:
-    """On Your Turn: the space-action icons used at ``space`` with this player count
+def icons_active(st: GameState, space: int) -> list[str]:
+    """On Your Turn: the space-action icons used at ``space`` in this game
     (AMBIGUITIES 5; none in solo)."""
-    n = st["n"]
-    if n == 1 or space <= 0:
+    return space_icons(st.player_count, space)
+
+
+def space_icons(players: int, space: int) -> list[str]:
+    """On Your Turn: the space-action icons used at ``space`` with ``players`` players
+    (AMBIGUITIES 5; none in solo)."""
+    if players == 1 or space <= 0:
         return []
-    return [icon for icon, low in D.ICONS[space] if n >= low]
+    return [icon for icon, low in D.ICONS[space] if players >= low]
 
 
-def legal_space(st: dict[str, Any], p: Player, out: list[Action]) -> None:
+def legal_space(st: GameState, p: Player, out: list[Action]) -> None:
     """On Your Turn (AMBIGUITIES 5): the active icons of the space landed on: Breed
     when a nest can lay, a special bird at full cost."""
-    for icon in icons_active(st, st["turn"].landed_space):
+    for icon in icons_active(st, st.turn.landed_space):
         if icon == "breed":
             if can_breed(p):
                 out.append(A.BREED)
@@ -34,17 +39,17 @@ def legal_space(st: dict[str, Any], p: Player, out: list[Action]) -> None:
             legal_specials(st, p, 0, out)
 
 
-def legal_after_step(st: dict[str, Any], seat: int, p: Player, out: list[Action]) -> None:
+def legal_after_step(st: GameState, seat: int, p: Player, out: list[Action]) -> None:
     """On Your Turn: the chip is done; the space action if not used yet, and end the
     turn."""
-    if not st["turn"].space_action_used:
+    if not st.turn.space_action_used:
         legal_space(st, p, out)
     out.append(A.END_TURN)
 
 
-def breed_action(st: dict[str, Any], seat: int, args: dict[str, Any]) -> None:
+def breed_action(st: GameState, seat: int, args: dict[str, Any]) -> None:
     """Breed (the space action): every breeding pair lays an egg."""
-    breed(st, st["players"][seat])
-    t = st["turn"]
+    breed(st, st.players[seat])
+    t = st.turn
     t.space_action_used = True
     t.step = Step.AFTER

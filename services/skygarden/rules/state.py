@@ -1,10 +1,10 @@
 """The Sky Garden game state: phases, turn steps, pending kinds, and the records.
 
-The state is a dict of the board's shared parts (track, Forest, supplies, milestones)
-holding the records below: each :class:`Player` with its :class:`Area` list, Lucy
-(:class:`Lucy`) and the :class:`Turn`. It is mutated in place, built by
-:func:`.setup.setup`, and stored as JSON under short keys, each record writing and
-reading its own (:mod:`.storage`).
+The state is a :class:`GameState` record holding the board's shared parts (track,
+Forest, supplies, milestones) and the records below: each :class:`Player` with its
+:class:`Area` list, Lucy (:class:`Lucy`) and the :class:`Turn`. It is mutated in
+place, built by :func:`.setup.setup`, and stored as JSON under short keys, each record
+writing and reading its own (:mod:`.storage`).
 """
 
 from __future__ import annotations
@@ -265,6 +265,106 @@ class Lucy:
 
 #: A token on the tracks: a player's Owner token or Lucy.
 Token = Player | Lucy
+
+
+#: GameState field -> its stored key.
+STATE_KEYS = {
+    "player_count": "n",
+    "phase": "phase",
+    "round": "round",
+    "rounds": "rounds",
+    "track": "track",
+    "blue_face_down": "blue_down",
+    "forest": "forest",
+    "supply": "supply",
+    "special_left": "special",
+    "bonus_birds": "bonus",
+    "egg_supply": "eggs",
+    "milestone_tiles": "tiles",
+    "milestone_claims": "claims",
+    "early_bonus_left": "early",
+    "players": "players",
+    "lucy": "lucy",
+    "turn": "turn",
+    "rng": "rng",
+}
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game (Board Setup): the shared boards and supplies, the players, Lucy
+    and the turn. Stored as a dict under the short keys of :data:`STATE_KEYS`
+    (:meth:`stored`, :meth:`from_stored`)."""
+
+    player_count: int
+    phase: str  # a Phase
+    round: int  # the current round, 1-based
+    rounds: int  # rounds in this game (by player count)
+    track: list[int]  # the chip code on each Main track space (space 1 first)
+    blue_face_down: list[int]  # solo: per blue chip, 1 once used (Solo Rules)
+    #: the Forest board: ``trees``, ``nests``, loose ``birds`` per type, and ``chips``
+    #: as ``[chip bird type, bird on it or -1]``
+    forest: dict[str, Any]
+    supply: list[int]  # bird tokens left in the supply, per type
+    special_left: list[int]  # tokens left on each special-bird card
+    bonus_birds: list[int]  # per Regular type, 1: its bonus bird is still in the row
+    egg_supply: int  # egg tokens left
+    milestone_tiles: list[int]  # the tile in each of the 9 birdcage slots
+    milestone_claims: list[list[int]]  # per slot, the seats that claimed it, in order
+    early_bonus_left: list[bool]  # per birdcage line, its Early Bonus tile is still there
+    players: list[Player]
+    lucy: Lucy | None  # two players only
+    turn: Turn
+    rng: int  # the generator's state (next rounds' layouts)
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object of the whole state)."""
+        lucy = self.lucy
+        return {
+            "n": self.player_count,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self.rounds,
+            "track": self.track,
+            "blue_down": self.blue_face_down,
+            "forest": self.forest,
+            "supply": self.supply,
+            "special": self.special_left,
+            "bonus": self.bonus_birds,
+            "eggs": self.egg_supply,
+            "tiles": self.milestone_tiles,
+            "claims": self.milestone_claims,
+            "early": self.early_bonus_left,
+            "players": [p.stored() for p in self.players],
+            "lucy": lucy.stored() if lucy is not None else None,
+            "turn": self.turn.stored(),
+            "rng": self.rng,
+        }
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> GameState:
+        """The record of a stored state."""
+        lucy = d["lucy"]
+        return cls(
+            d["n"],
+            d["phase"],
+            d["round"],
+            d["rounds"],
+            d["track"],
+            d["blue_down"],
+            d["forest"],
+            d["supply"],
+            d["special"],
+            d["bonus"],
+            d["eggs"],
+            d["tiles"],
+            d["claims"],
+            d["early"],
+            [Player.from_stored(p) for p in d["players"]],
+            Lucy.from_stored(lucy) if lucy is not None else None,
+            Turn.from_stored(d["turn"]),
+            d["rng"],
+        )
 
 
 def new_area() -> Area:

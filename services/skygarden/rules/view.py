@@ -22,8 +22,8 @@ from . import data as D
 from .aviary import capacity, used
 from .economy import event_marker
 from .hidden import events_revealed
-from .space import icons_active
-from .state import Area, Pending, Phase, Player, Step
+from .space import space_icons
+from .state import Area, GameState, Pending, Phase, Player, Step
 
 _PHASE = {
     Phase.EVENT: "PHASE_EVENT_CHOICE",
@@ -72,9 +72,8 @@ def _chip(code: int, face_down: bool) -> dict[str, Any]:
 @lru_cache(maxsize=8)
 def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
     """Per track space (1..TRACK_LEN) for ``n`` players: (space, active icons, section)."""
-    st = {"n": n}
     return tuple(
-        (space, icons_active(st, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
+        (space, space_icons(n, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
         for space in range(1, D.TRACK_LEN + 1)
     )
 
@@ -232,17 +231,17 @@ def _seat(p: Player, i: int, own: bool, known: bool) -> dict[str, Any]:
     }
 
 
-def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None = spectator)."""
-    over = st["phase"] == Phase.OVER
-    n = st["n"]
-    turn = st["turn"]
-    players = st["players"]
-    lucy = st["lucy"]
+    over = st.phase == Phase.OVER
+    n = st.player_count
+    turn = st.turn
+    players = st.players
+    lucy = st.lucy
     occupant = {p.track_space: i for i, p in enumerate(players) if p.track_space > 0}
     lucy_pos = lucy.track_space if lucy is not None else 0
-    codes = st["track"]
-    blue_down = st["blue_down"]
+    codes = st.track
+    blue_down = st.blue_face_down
     track = []
     for space, _icons, _section in _track_spaces(n):
         code = codes[space - 1]
@@ -257,7 +256,7 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
     standby = [
         _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
     ]
-    forest = st["forest"]
+    forest = st.forest
     revealed = events_revealed(st)
     seats = [_seat(p, i, seat == i, seat == i or revealed) for i, p in enumerate(players)]
     t_seat = turn.seat
@@ -291,14 +290,14 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         }
         for s in board.seats
     ]
-    special = st["special"]
-    early = st["early"]
-    claims = st["claims"]
+    special = st.special_left
+    early = st.early_bonus_left
+    claims = st.milestone_claims
     view: dict[str, Any] = {
-        "phase": _PHASE[st["phase"]],
+        "phase": _PHASE[st.phase],
         "players": n,
-        "round": st["round"],
-        "rounds": st["rounds"],
+        "round": st.round,
+        "rounds": st.rounds,
         "viewer": -1 if seat is None else seat,
         "to_act": engine.to_act(st),
         "turn": turn_view,
@@ -319,10 +318,10 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
                 for c, b in forest["chips"]
             ],
         },
-        "supply": _counts(st["supply"]),
-        "egg_supply": st["eggs"],
+        "supply": _counts(st.supply),
+        "egg_supply": st.egg_supply,
         "special_cards": [_special(k, special[k]) for k in range(_N_SPECIALS)],
-        "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st["bonus"][b]],
+        "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st.bonus_birds[b]],
         "birdcage": [
             {
                 "slot": slot,
@@ -331,7 +330,7 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
                 "condition": _TILES[tile][2],
                 "claimed_by": list(claims[slot]),
             }
-            for slot, tile in enumerate(st["tiles"])
+            for slot, tile in enumerate(st.milestone_tiles)
         ],
         "line_bonuses": [_LINES[li][1 if early[li] else 0] for li in range(len(_LINES))],
         "seats": seats,
