@@ -140,3 +140,26 @@ def test_rule_modules_cover_the_package() -> None:
     others = {"__init__", "actions", "data", "engine", "hidden", "storage", "view"}
     stems = {p.stem for p in RULES.glob("*.py")}
     assert stems == set(RULE_MODULES) | others
+
+
+def test_records_store_under_their_short_keys() -> None:
+    """Each record names every field, and writes exactly the stored keys its table
+    lists (the stored JSON of games written before the records had names)."""
+    from dataclasses import fields
+
+    from services.skygarden.rules import ENGINE, state
+
+    st = ENGINE.setup(2, {}, 7)
+    samples = (
+        (state.GameState, state.STATE_KEYS, st),
+        (state.Player, state.PLAYER_KEYS, st.players[0]),
+        (state.Area, state.AREA_KEYS, st.players[0].areas[0]),
+        (state.Turn, state.TURN_KEYS, st.turn),
+    )
+    for record, keys, sample in samples:
+        assert [f.name for f in fields(record)] == list(keys), record.__name__
+        stored = sample.stored()
+        assert sorted(stored) == sorted(keys.values()), record.__name__
+        assert record.from_stored(stored) == sample, record.__name__
+    assert st.lucy is not None
+    assert state.Lucy.from_stored(st.lucy.stored()) == st.lucy

@@ -1,22 +1,23 @@
 """Sky Garden rules engine (1-4 players).
 
-The state is a plain JSON-like dict (built by :meth:`SkyGardenEngine.setup`), mutated in place.
-A turn is a sequence of atomic decisions; the turn's progress lives in
-``state.turn`` (a :class:`.state.Turn` record):
+The state is a :class:`.state.GameState` record (built by :func:`.setup.setup`), mutated
+in place and stored by :mod:`.storage`. A turn is a sequence of atomic decisions; the
+turn's progress lives in ``state.turn`` (a :class:`.state.Turn` record):
 
-* ``step`` ``"move"``: move the Owner token (or enter Standby);
-* ``step`` ``"chip"``: resolve the chip: take the bird (orange two-bird chips ask
+* ``Step.MOVE``: move the Owner token (or enter Standby);
+* ``Step.CHIP``: resolve the chip: take the bird (orange two-bird chips ask
   ``choose_chip_bird``), ``move_employee``, then place/release the bird and make
   additional purchases in any order; on a blue chip: ``advertise`` or ``buy_special``;
-* ``step`` ``"after"``: the chip is done: the space action (if the space has an
+* ``Step.AFTER``: the chip is done: the space action (if the space has an
   active icon and it was not used) and ``end_turn``;
-* ``step`` ``"standby"`` (solo only): the Owner token entered Standby and the Standby
+* ``Step.STANDBY`` (solo only): the Owner token entered Standby and the Standby
   breeds are done; free actions, then ``end_turn``.
 
 Free actions (milestones, moving birds/trees to the Forest, refilling lakes,
 nest moves) are listed at every one of these points. Bonus and adjustment
 sub-decisions queue in ``turn.pending`` and block everything else until
-resolved.
+resolved. Each method below hands over to the module of its rule; the dispatch tables
+are in :mod:`.dispatch`.
 """
 
 from __future__ import annotations

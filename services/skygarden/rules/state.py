@@ -18,7 +18,7 @@ from . import data as D
 
 
 class Phase(StrEnum):
-    """``state["phase"]``: Setup step 15 (Event choice), the rounds, the end."""
+    """``GameState.phase``: Setup step 15 (Event choice), the rounds, the end."""
 
     EVENT = "event"  # every seat keeps one of its two dealt Event cards, in secret
     PLAY = "play"  # the rounds, one turn at a time
@@ -26,7 +26,7 @@ class Phase(StrEnum):
 
 
 class Step(StrEnum):
-    """``state["turn"].step``: where the current turn is (On Your Turn)."""
+    """``Turn.step``: where the current turn is (On Your Turn)."""
 
     MOVE = "move"  # move the Owner token, or enter Standby
     CHIP = "chip"  # resolve the chip landed on
