@@ -18,6 +18,7 @@ from services.core.engine import Rng
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
 from services.skygarden.rules.hidden import events_revealed
+from services.skygarden.rules.state import GameState
 from tests.skygarden.skygarden_helpers import act, hidden_variant, random_game_states, undealt
 
 # Random games, floods and faults: left out of make test-fast.
@@ -26,7 +27,7 @@ pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 ALL_CARDS = set(range(len(D.EVENT_IDS)))
 
 
-def previews(state: dict[str, Any], seat: int, seed: int) -> list[int]:
+def previews(state: GameState, seat: int, seed: int) -> list[int]:
     """The seat's total after each of its legal actions, simulated as the service
     does (game_service._preview_scores): on one determinized copy."""
     sample = ENGINE.encode(ENGINE.determinize(state, seat, Rng(seed)))
@@ -49,7 +50,7 @@ def event_choice_position() -> dict[str, Any]:
     """3 players choosing Event cards: seat 1 has kept its second card, seats 0 and 2
     still choose (two cards are in the box undealt)."""
     st = ENGINE.setup(3, {}, 17)
-    act(st, 1, "keep_event", card=D.EVENT_IDS[st["players"][1]["dealt"][1]])
+    act(st, 1, "keep_event", card=D.EVENT_IDS[st.players[1].dealt_events[1]])
     return st
 
 
@@ -58,11 +59,11 @@ def test_event_choice_position_variant_differs_only_in_what_seat_0_cannot_see() 
     the two box cards, and the generator differs; the same sample, the same previews."""
     st = event_choice_position()
     other = copy.deepcopy(st)
-    p1, p2 = other["players"][1], other["players"][2]
-    p1["event"] = p1["dealt"][0]  # the other secret choice
-    p1["dealt"].reverse()  # dealt in the other order
-    p2["dealt"] = undealt(st)
-    other["rng"] = st["rng"] ^ 0x5DEECE66D
+    p1, p2 = other.players[1], other.players[2]
+    p1.event_card = p1.dealt_events[0]  # the other secret choice
+    p1.dealt_events.reverse()  # dealt in the other order
+    p2.dealt_events = undealt(st)
+    other.rng = st.rng ^ 0x5DEECE66D
     _assert_same_for(st, other, viewer=0)
 
 
@@ -71,13 +72,13 @@ def test_event_choice_position_variant_seen_by_a_spectator() -> None:
     st = event_choice_position()
     other = copy.deepcopy(st)
     box = undealt(st)
-    other["players"][0]["dealt"], other["players"][2]["dealt"] = (
-        other["players"][2]["dealt"],
+    other.players[0].dealt_events, other.players[2].dealt_events = (
+        other.players[2].dealt_events,
         box,
     )
-    p1 = other["players"][1]
-    p1["event"] = p1["dealt"][0]
-    other["rng"] = 12345
+    p1 = other.players[1]
+    p1.event_card = p1.dealt_events[0]
+    other.rng = 12345
     _assert_same_for(st, other, viewer=None)
 
 
@@ -98,15 +99,13 @@ def test_hidden_variants_through_random_games(players: int) -> None:
     ninth decision of random games, for every seat and a spectator, a state differing
     only in what the reader cannot see gives the same sample and the same previews."""
     for i, (st, _seat, _action) in enumerate(random_game_states(players, 70 + players)):
-        if i % 9 and st["phase"] != "event":
+        if i % 9 and st.phase != "event":
             continue
         for viewer in [None, *range(players)]:
             _assert_same_for(st, hidden_variant(st, viewer), viewer, seeds=2)
 
 
-def _assert_same_for(
-    st: dict[str, Any], other: dict[str, Any], viewer: int | None, seeds: int = 8
-) -> None:
+def _assert_same_for(st: GameState, other: GameState, viewer: int | None, seeds: int = 8) -> None:
     """``st`` and ``other`` differ, look the same to ``viewer``, and determinize to
     byte-identical samples (so identical previews) for several generators."""
     assert ENGINE.encode(st) != ENGINE.encode(other)
@@ -126,7 +125,7 @@ def test_determinize_keeps_what_the_seat_sees_and_never_changes_the_state(player
     is reseeded, and the Event cards stay a consistent deal (each card with one seat
     at most, each kept card one of its seat's dealt pair)."""
     for i, (st, _seat, _action) in enumerate(random_game_states(players, 40 + players)):
-        if i % 9 and st["phase"] != "event":
+        if i % 9 and st.phase != "event":
             continue
         before = ENGINE.encode(st)
         for viewer in [None, *range(players)]:
@@ -136,25 +135,25 @@ def test_determinize_keeps_what_the_seat_sees_and_never_changes_the_state(player
             assert ENGINE.to_act(sample) == ENGINE.to_act(st)
             if viewer is not None:
                 assert ENGINE.legal(sample, viewer) == ENGINE.legal(st, viewer)
-            assert sample["rng"] != st["rng"]
-            dealt = [c for p in sample["players"] for c in p["dealt"]]
+            assert sample.rng != st.rng
+            dealt = [c for p in sample.players for c in p.dealt_events]
             assert len(dealt) == len(set(dealt)) == D.EVENT_DEAL * players
-            for p in sample["players"]:
-                assert p["event"] < 0 or p["event"] in p["dealt"]
+            for p in sample.players:
+                assert p.event_card < 0 or p.event_card in p.dealt_events
 
 
 def test_determinize_draws_unseen_cards_only_and_all_of_them() -> None:
     """What remains possible for seat 0 while seat 1 has chosen in secret: any card but
     seat 0's own two, for seat 1's pair and for its kept card alike."""
     st = event_choice_position()
-    own = set(st["players"][0]["dealt"])
+    own = set(st.players[0].dealt_events)
     kept, pairs = set(), set()
     for seed in range(300):
         sample = ENGINE.determinize(st, 0, Rng(seed))
-        p1 = sample["players"][1]
-        assert not own & set(p1["dealt"])
-        kept.add(p1["event"])
-        pairs.add(tuple(p1["dealt"]))
+        p1 = sample.players[1]
+        assert not own & set(p1.dealt_events)
+        kept.add(p1.event_card)
+        pairs.add(tuple(p1.dealt_events))
     assert kept == ALL_CARDS - own
     assert len(pairs) == 15  # every pair of the 6 unseen cards
 
@@ -166,7 +165,7 @@ def test_determinize_seed_gives_the_sample() -> None:
     same = {ENGINE.encode(ENGINE.determinize(st, None, Rng(5))) for _ in range(3)}
     assert len(same) == 1
     deals = {
-        tuple(tuple(p["dealt"]) for p in ENGINE.determinize(st, None, Rng(s))["players"])
+        tuple(tuple(p.dealt_events) for p in ENGINE.determinize(st, None, Rng(s)).players)
         for s in range(20)
     }
     assert len(deals) > 1
@@ -200,11 +199,11 @@ def test_secret_event_choice_leaves_no_trace_before_the_reveal(players: int) -> 
             own = [ENGINE.view(st, chooser)["seats"][chooser]["event_card"] for st in branches]
             assert own[0] != own[1]  # the chooser sees its own choice
             for st in branches:  # every other seat keeps the same card in both
-                act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat]["dealt"][0]])
+                act(st, seat, "keep_event", card=D.EVENT_IDS[st.players[seat].dealt_events[0]])
             if step < len(others) - 1:
-                assert all(st["phase"] == "event" for st in branches)
+                assert all(st.phase == "event" for st in branches)
         for st, action in zip(branches, options, strict=True):
-            assert st["phase"] == "play"
+            assert st.phase == "play"
             for reader in [None, *others]:
                 seat_view = ENGINE.view(st, reader)["seats"][chooser]
                 assert seat_view["event_card"] == action.arg("card")

@@ -8,7 +8,8 @@ from typing import Any
 from services.core.engine import Action, Rng
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
-from services.skygarden.rules.engine import _new_turn
+from services.skygarden.rules.state import GameState, Turn
+from services.skygarden.rules.state import new_turn as _new_turn
 
 B = D.BIDX  # bird name -> index
 SHIM, WWE, HAWK, FLAMINGO, TOUCAN, SWAN = (B[b] for b in D.REG)
@@ -19,11 +20,11 @@ def started(players: int, seed: int = 1) -> dict[str, Any]:
     """A game past the Event-card choice (every seat keeps its first dealt card)."""
     st = ENGINE.setup(players, {}, seed)
     for seat in range(players):
-        act(st, seat, "keep_event", card=D.EVENT_IDS[st["players"][seat]["dealt"][0]])
+        act(st, seat, "keep_event", card=D.EVENT_IDS[st.players[seat].dealt_events[0]])
     return st
 
 
-def find(st: dict[str, Any], seat: int, kind: str, **args: Any) -> Action | None:
+def find(st: GameState, seat: int, kind: str, **args: Any) -> Action | None:
     """The legal action of ``kind`` whose args include ``args`` (None if absent)."""
     for action in ENGINE.legal(st, seat):
         if action.kind != kind:
@@ -34,7 +35,7 @@ def find(st: dict[str, Any], seat: int, kind: str, **args: Any) -> Action | None
     return None
 
 
-def act(st: dict[str, Any], seat: int, kind: str, **args: Any) -> dict[str, Any]:
+def act(st: GameState, seat: int, kind: str, **args: Any) -> GameState:
     """Apply the legal action matching ``kind``/``args`` (AssertionError if not legal)."""
     action = find(st, seat, kind, **args)
     assert action is not None, (
@@ -44,43 +45,41 @@ def act(st: dict[str, Any], seat: int, kind: str, **args: Any) -> dict[str, Any]
     return ENGINE.apply(st, seat, action)
 
 
-def kinds(st: dict[str, Any], seat: int) -> set[str]:
+def kinds(st: GameState, seat: int) -> set[str]:
     """Kinds of the legal actions."""
     return {a.kind for a in ENGINE.legal(st, seat)}
 
 
 def blank(p: dict[str, Any]) -> None:
     """Empty every area of a player (no birds, nests, trees or lakes)."""
-    for a in p["areas"]:
-        a["b"] = [0] * D.NB
-        a["n"] = 0
-        a["nb"] = []
-        a["t"] = 0
-        a["l"] = 0
-    p["ax"] = ""
+    for a in p.areas:
+        a.birds = [0] * D.NB
+        a.nest = 0
+        a.nest_birds = []
+        a.tree = 0
+        a.lake = 0
+    p.additional_area = ""
 
 
-def turn_for(st: dict[str, Any], seat: int) -> dict[str, Any]:
+def turn_for(st: GameState, seat: int) -> Turn:
     """Make ``seat`` the player to act, at the start of a turn."""
-    st["turn"] = _new_turn(seat)
-    return st["turn"]
+    st.turn = _new_turn(seat)
+    return st.turn
 
 
-def land(
-    st: dict[str, Any], seat: int, space: int, chip: int, *, emp: int | None = None
-) -> dict[str, Any]:
+def land(st: GameState, seat: int, space: int, chip: int, *, emp: int | None = None) -> GameState:
     """Put ``chip`` on ``space`` and make ``seat`` move there (a fresh turn)."""
     turn_for(st, seat)
-    st["track"][space - 1] = chip
-    for i, p in enumerate(st["players"]):
-        if i != seat and p["pos"] == space:
-            p["pos"] = 0
-    if st["lucy"] is not None and st["lucy"]["pos"] == space:
-        st["lucy"]["pos"] = 0
-    p = st["players"][seat]
-    p["pos"] = max(0, space - 1) if p["pos"] >= space else p["pos"]
+    st.track[space - 1] = chip
+    for i, p in enumerate(st.players):
+        if i != seat and p.track_space == space:
+            p.track_space = 0
+    if st.lucy is not None and st.lucy.track_space == space:
+        st.lucy.track_space = 0
+    p = st.players[seat]
+    p.track_space = max(0, space - 1) if p.track_space >= space else p.track_space
     if emp is not None:
-        p["emp"] = emp
+        p.employee = emp
     act(st, seat, "move_owner", space=space)
     return st
 
@@ -124,36 +123,36 @@ def random_game_states(players: int, seed: int, max_decisions: int = 20_000, bus
     raise AssertionError("random game did not end")
 
 
-def count_components(st: dict[str, Any]) -> dict[str, Any]:
+def count_components(st: GameState) -> dict[str, Any]:
     """Totals of every conserved component (for invariants)."""
     birds = [0] * D.NB
-    for i, c in enumerate(st["supply"]):
+    for i, c in enumerate(st.supply):
         birds[i] += c
-    for i, c in enumerate(st["special"]):
+    for i, c in enumerate(st.special_left):
         birds[D.NREG + i] += c
-    for i, c in enumerate(st["bonus"]):
+    for i, c in enumerate(st.bonus_birds):
         birds[i] += c
-    forest = st["forest"]
+    forest = st.forest
     for i, c in enumerate(forest["birds"]):
         birds[i] += c
     for _, bird in forest["chips"]:
         if bird >= 0:
             birds[bird] += 1
-    if st["turn"]["pbird"] >= 0:
-        birds[st["turn"]["pbird"]] += 1
+    if st.turn.chip_bird >= 0:
+        birds[st.turn.chip_bird] += 1
     trees = forest["trees"]
     nests = forest["nests"]
-    eggs = st["eggs"] + st["n"]
-    for p in st["players"]:
-        for ai, a in enumerate(p["areas"]):
-            if ai == D.AX and not p["ax"]:
-                assert a["b"] == [0] * D.NB
+    eggs = st.egg_supply + st.player_count
+    for p in st.players:
+        for ai, a in enumerate(p.areas):
+            if ai == D.AX and not p.additional_area:
+                assert a.birds == [0] * D.NB
                 continue
-            for i, c in enumerate(a["b"]):
+            for i, c in enumerate(a.birds):
                 birds[i] += c
-            trees += a["t"]
-            nests += a["n"]
-        eggs += sum(p["box"])
+            trees += a.tree
+            nests += a.nest
+        eggs += sum(p.nest_box)
     return {"birds": birds, "trees": trees, "nests": nests, "eggs": eggs}
 
 
@@ -167,9 +166,9 @@ def expected_components() -> dict[str, Any]:
     }
 
 
-def finish_turn(st: dict[str, Any], seat: int) -> None:
+def finish_turn(st: GameState, seat: int) -> None:
     """Do the mandatory rest of the turn the simplest way, then end it."""
-    while ENGINE.to_act(st) == [seat] and st["turn"]["seat"] == seat:
+    while ENGINE.to_act(st) == [seat] and st.turn.seat == seat:
         legal = {a.kind: a for a in ENGINE.legal(st, seat)}
         for kind in (
             "skip_bonus",
@@ -190,38 +189,38 @@ def finish_turn(st: dict[str, Any], seat: int) -> None:
 
 def set_event(p: dict[str, Any], card_id: str) -> None:
     """Give a player a known Event card."""
-    p["event"] = D.EVENT_INDEX[card_id]
-    p["dealt"] = []
+    p.event_card = D.EVENT_INDEX[card_id]
+    p.dealt_events = []
 
 
-def undealt(st: dict[str, Any]) -> list[int]:
+def undealt(st: GameState) -> list[int]:
     """Event cards dealt to nobody (in the box since setup)."""
-    dealt = {c for p in st["players"] for c in p["dealt"]}
+    dealt = {c for p in st.players for c in p.dealt_events}
     return sorted(set(range(len(D.EVENT_IDS))) - dealt)
 
 
-def hidden_variant(st: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+def hidden_variant(st: GameState, viewer: int | None) -> GameState:
     """A copy of ``st`` that differs only in what ``viewer`` (None: a spectator) cannot
     see: the Event cards unseen by the viewer (the other seats' dealt cards, except
     kept cards once face up, and the box) move round by one, a card kept in secret
     becomes the last card of its seat's new pair, and the generator differs."""
     other = copy.deepcopy(st)
-    revealed = all(p["event"] >= 0 for p in st["players"])
-    seats = [s for s in range(st["n"]) if s != viewer]
+    revealed = all(p.event_card >= 0 for p in st.players)
+    seats = [s for s in range(st.player_count) if s != viewer]
 
     def unseen_of(p: dict[str, Any]) -> list[int]:
-        return [c for c in p["dealt"] if not (revealed and c == p["event"])]
+        return [c for c in p.dealt_events if not (revealed and c == p.event_card)]
 
-    unseen = [c for s in seats for c in unseen_of(st["players"][s])] + undealt(st)
+    unseen = [c for s in seats for c in unseen_of(st.players[s])] + undealt(st)
     unseen = unseen[1:] + unseen[:1]
     for s in seats:
-        p = other["players"][s]
+        p = other.players[s]
         new = [unseen.pop(0) for _ in unseen_of(p)]
         if revealed:
-            p["dealt"] = [*new, p["event"]]
+            p.dealt_events = [*new, p.event_card]
         else:
-            if p["event"] >= 0:
-                p["event"] = new[-1]
-            p["dealt"] = new
-    other["rng"] = (st["rng"] + 1) % (1 << 64)
+            if p.event_card >= 0:
+                p.event_card = new[-1]
+            p.dealt_events = new
+    other.rng = (st.rng + 1) % (1 << 64)
     return other

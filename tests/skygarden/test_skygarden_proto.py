@@ -39,7 +39,7 @@ def test_views_and_actions_convert(types_pb2, players: int) -> None:
 
 def test_every_action_kind_is_in_the_oneof(types_pb2) -> None:
     """The engine's handlers and the proto oneof name the same action kinds."""
-    from services.skygarden.rules.engine import _HANDLERS
+    from services.skygarden.rules.dispatch import APPLY_BY_KIND
 
     oneof = types_pb2.Action.DESCRIPTOR.oneofs_by_name["kind"]
-    assert {f.name for f in oneof.fields} == set(_HANDLERS)
+    assert {f.name for f in oneof.fields} == set(APPLY_BY_KIND)

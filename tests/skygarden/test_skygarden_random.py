@@ -48,7 +48,7 @@ def test_random_full_games_end_with_valid_scores(players: int, seed: int) -> Non
     assert ENGINE.to_act(state) == []
     assert decisions < 20_000
     _check_final(board, players)
-    assert state["round"] == D.ROUNDS[players]
+    assert state.round == D.ROUNDS[players]
     if players == 1:
         assert board.solo is not None and board.solo.targets == (130, 150)
 
@@ -63,19 +63,19 @@ def test_invariants_through_a_random_game(players: int, busy: bool) -> None:
     for st, seat, _action in random_game_states(players, 100 + players, busy=busy):
         assert count_components(st) == expected
         biggest = max(biggest, len(ENGINE.legal(st, seat)))
-        for p in st["players"]:
-            assert 0 <= p["funds"] <= D.FUNDS_MAX
-            assert 0 <= p["egg"] <= D.EGG_MAX
-            for ai, a in enumerate(p["areas"]):
-                assert not (a["t"] and a["l"])
-                if st["turn"]["pending"] and st["turn"]["pending"][0] == ["adjust", ai]:
+        for p in st.players:
+            assert 0 <= p.funds <= D.FUNDS_MAX
+            assert 0 <= p.egg_marker <= D.EGG_MAX
+            for ai, a in enumerate(p.areas):
+                assert not (a.tree and a.lake)
+                if st.turn.pending and st.turn.pending[0] == ("adjust", ai):
                     continue
-                cap = D.AREA_BASE + (D.AREA_BONUS if a["t"] or a["l"] else 0)
-                assert sum(D.SIZE[i] * c for i, c in enumerate(a["b"])) <= cap
-                assert all(c <= 1 for c in a["b"][D.NREG :])
-                assert len(a["nb"]) <= D.NEST_CAP
-                for bird in a["nb"]:
-                    assert a["b"][bird] >= a["nb"].count(bird)
+                cap = D.AREA_BASE + (D.AREA_BONUS if a.tree or a.lake else 0)
+                assert sum(D.SIZE[i] * c for i, c in enumerate(a.birds)) <= cap
+                assert all(c <= 1 for c in a.birds[D.NREG :])
+                assert len(a.nest_birds) <= D.NEST_CAP
+                for bird in a.nest_birds:
+                    assert a.birds[bird] >= a.nest_birds.count(bird)
     assert biggest < 300
 
 
@@ -157,26 +157,26 @@ def test_views_hide_other_seats_event_cards(players: int) -> None:
     cards, nor its kept card before every seat has chosen, nor the generator state;
     once all have chosen every view shows every kept card. Everything is JSON-like."""
     for i, (st, _seat, _action) in enumerate(random_game_states(players, 21)):
-        if i % 7 and st["phase"] != "event":
+        if i % 7 and st.phase != "event":
             continue
         for viewer in [None, *range(players)]:
             view = ENGINE.view(st, viewer)
             _json_only(view)
             text = json.dumps(view)
-            assert str(st["rng"]) not in text
-            for other, p in enumerate(st["players"]):
+            assert str(st.rng) not in text
+            for other, p in enumerate(st.players):
                 sv = view["seats"][other]
                 if other == viewer:
                     continue
                 assert sv["dealt_events"] == []
-                if st["phase"] != "event":
-                    assert sv["event_card"] == D.EVENT_IDS[p["event"]]
+                if st.phase != "event":
+                    assert sv["event_card"] == D.EVENT_IDS[p.event_card]
                     assert sv["event_marker"] >= 0
                     continue
                 assert sv["event_card"] == ""
                 assert sv["event_marker"] == -1
                 assert sv["event_birds"] == []
-                assert sv["event_kept"] == (p["event"] >= 0)
+                assert sv["event_kept"] == (p.event_card >= 0)
 
 
 def test_view_shows_event_cards_at_the_end() -> None:
@@ -184,7 +184,7 @@ def test_view_shows_event_cards_at_the_end() -> None:
     state, board, _ = random_playout(ENGINE, 3, 9)
     view = ENGINE.view(state, None)
     assert view["phase"] == "PHASE_GAME_OVER"
-    for seat, p in enumerate(state["players"]):
-        assert view["seats"][seat]["event_card"] == D.EVENT_IDS[p["event"]]
+    for seat, p in enumerate(state.players):
+        assert view["seats"][seat]["event_card"] == D.EVENT_IDS[p.event_card]
         assert view["seats"][seat]["event_vp"] == board.seats[seat].categories["event_card"]
     assert view["winners"] == board.winners

@@ -23,34 +23,34 @@ from services.skygarden.rules import data as D
 
 def _scored_position() -> tuple[dict, dict]:
     st = started(3, seed=2)
-    p = st["players"][0]
+    p = st.players[0]
     blank(p)
-    a = p["areas"]
-    a[0]["t"] = 1
-    a[0]["b"][SHIM], a[0]["b"][WWE], a[0]["b"][HAWK] = 2, 1, 1  # 1 set x4 + Hawk 3 = 7
-    a[1]["l"] = 1
-    a[1]["b"][FLAMINGO], a[1]["b"][TOUCAN], a[1]["b"][SWAN] = 1, 1, 1  # 3 + 3 + 5 = 11
-    a[2]["b"][SHIM], a[2]["b"][WWE], a[2]["b"][HAWK] = 1, 1, 1  # 2 + 2 = 4
-    a[3]["b"][FLAMINGO], a[3]["b"][TOUCAN], a[3]["b"][JAVA] = 1, 1, 1  # 2 + 2; Java 2
-    a[4]["l"] = 1
-    a[4]["b"][SWAN], a[4]["b"][HAWK] = 1, 1  # 5 + 2 (a lake does not help a Hawk) = 7
-    a[5]["t"] = 1
-    a[5]["b"][FLAMINGO], a[5]["b"][SWAN] = 1, 1  # 2 + 3 (a tree helps neither) = 5
-    p["ax"] = "tree"
-    a[D.AX]["t"] = 1
-    a[D.AX]["b"][OWL], a[D.AX]["b"][RIFLE] = 1, 1  # Owl 8 (tree), Riflebird 4
-    p["box"][SHIM] = p["box"][HAWK] = p["box"][D.GOLDEN] = 1
-    p["egg"] = 5
-    p["nclaimed"] = 4
+    a = p.areas
+    a[0].tree = 1
+    a[0].birds[SHIM], a[0].birds[WWE], a[0].birds[HAWK] = 2, 1, 1  # 1 set x4 + Hawk 3 = 7
+    a[1].lake = 1
+    a[1].birds[FLAMINGO], a[1].birds[TOUCAN], a[1].birds[SWAN] = 1, 1, 1  # 3 + 3 + 5 = 11
+    a[2].birds[SHIM], a[2].birds[WWE], a[2].birds[HAWK] = 1, 1, 1  # 2 + 2 = 4
+    a[3].birds[FLAMINGO], a[3].birds[TOUCAN], a[3].birds[JAVA] = 1, 1, 1  # 2 + 2; Java 2
+    a[4].lake = 1
+    a[4].birds[SWAN], a[4].birds[HAWK] = 1, 1  # 5 + 2 (a lake does not help a Hawk) = 7
+    a[5].tree = 1
+    a[5].birds[FLAMINGO], a[5].birds[SWAN] = 1, 1  # 2 + 3 (a tree helps neither) = 5
+    p.additional_area = "tree"
+    a[D.AX].tree = 1
+    a[D.AX].birds[OWL], a[D.AX].birds[RIFLE] = 1, 1  # Owl 8 (tree), Riflebird 4
+    p.nest_box[SHIM] = p.nest_box[HAWK] = p.nest_box[D.GOLDEN] = 1
+    p.egg_marker = 5
+    p.milestones_achieved = 4
     set_event(p, "E1")  # Shimaenaga + White-Eye: A3 holds 1 set, A4 none
-    p["slot"] = 1
+    p.standby_slot = 1
     return st, p
 
 
 def test_final_scoring_every_category() -> None:
     """Bird Tokens, Eggs, Milestones, Event Cards, Standby Track, Additional Area."""
     st, _p = _scored_position()
-    st["phase"] = "over"
+    st.phase = "over"
     cats = ENGINE.score(st).seats[0].categories
     assert cats == {
         "birds": 7 + 11 + 4 + 4 + 7 + 5,
@@ -77,54 +77,54 @@ def test_event_card_points_count_once_the_cards_are_face_up() -> None:
         seat_view = ENGINE.view(st, viewer)["seats"][0]
         assert seat_view["event_card"] == "E1" and seat_view["event_marker"] == 1
         assert seat_view["event_vp"] == vp
-    st["phase"] = "event"  # the same boards while seat 2 still chooses
-    st["players"][2]["event"] = -1
+    st.phase = "event"  # the same boards while seat 2 still chooses
+    st.players[2].event_card = -1
     assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
     assert ENGINE.view(st, 1)["seats"][0]["event_vp"] == -1
     assert ENGINE.view(st, 0)["seats"][0]["event_vp"] == vp
-    assert p["event"] == D.EVENT_INDEX["E1"]
+    assert p.event_card == D.EVENT_INDEX["E1"]
 
 
 def test_eggs_are_tokens_times_egg_points() -> None:
     """Eggs: (egg tokens in the Nest Box) x (Egg points above the Egg marker)."""
     st = started(3)
-    p = st["players"][0]
+    p = st.players[0]
     blank(p)
-    p["box"] = [1, 1, 0, 0, 1, 0, 1]
+    p.nest_box = [1, 1, 0, 0, 1, 0, 1]
     for space, points in enumerate(D.EGG_POINTS):
-        p["egg"] = space
+        p.egg_marker = space
         assert ENGINE.score(st).seats[0].categories["eggs"] == 4 * points
 
 
 def test_milestone_track_points() -> None:
     """Milestones: the VP beside the lowest uncovered space (by tiles achieved)."""
     st = started(3)
-    p = st["players"][0]
+    p = st.players[0]
     for n, vp in enumerate(D.MILESTONE_VP):
-        p["nclaimed"] = n
+        p.milestones_achieved = n
         assert ENGINE.score(st).seats[0].categories["milestones"] == vp
 
 
 def test_standby_points_only_on_the_standby_track() -> None:
     """Standby Track: VP of the space the Owner token is on (none on the Main track)."""
     st = started(3)
-    for p in st["players"]:
+    for p in st.players:
         assert (
-            ENGINE.score(st).seats[st["players"].index(p)].categories["standby"]
-            == (D.STANDBY_VP[p["slot"]])
+            ENGINE.score(st).seats[st.players.index(p)].categories["standby"]
+            == (D.STANDBY_VP[p.standby_slot])
         )
-    st["players"][0]["slot"] = -1
-    st["players"][0]["pos"] = 4
+    st.players[0].standby_slot = -1
+    st.players[0].track_space = 4
     assert ENGINE.score(st).seats[0].categories["standby"] == 0
 
 
 def test_ties_are_shared() -> None:
     """In case of a tie, all players tied for the highest score win."""
     st = started(3)
-    for seat, p in enumerate(st["players"]):
+    for seat, p in enumerate(st.players):
         blank(p)
-        p["slot"] = 3
-        p["nclaimed"] = 2 if seat < 2 else 1
+        p.standby_slot = 3
+        p.milestones_achieved = 2 if seat < 2 else 1
     board = ENGINE.score(st)
     assert [s.rank for s in board.seats] == [1, 1, 3]
     assert board.winners == [0, 1]

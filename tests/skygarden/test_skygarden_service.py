@@ -86,7 +86,7 @@ class TestSkyGardenService(ServiceContract):
             games, version = self._twin_games(client, 3, seed=5, decisions=decisions)
             state = self.engine_state(raw_redis, games[0][0])
             reader = engine.to_act(state)[0]
-            assert (state["phase"] == "event") == (decisions == 2)
+            assert (state.phase == "event") == (decisions == 2)
             variant = hidden_variant(state, reader)
             for (game_id, _tokens), stored in zip(games, (state, variant), strict=True):
                 raw_redis.hset(

@@ -17,14 +17,14 @@ def test_board_setup_steps_3_to_12(players: int) -> None:
     """Board Setup 3-12: 3A+3B+2C+1D milestones, bonus birds, Forest chips with birds,
     a 19-space track from 14 green + 4 blue + the round-1 chip, special cards."""
     st = ENGINE.setup(players, {}, 42)
-    letters = Counter(D.TILE_LETTER[t] for t in st["tiles"])
+    letters = Counter(D.TILE_LETTER[t] for t in st.milestone_tiles)
     assert letters == Counter(D.MS_DRAW)
-    assert len(set(st["tiles"])) == 9
-    assert st["bonus"] == [1] * D.NREG
-    assert len(st["forest"]["chips"]) == 2
-    for code, bird in st["forest"]["chips"]:
+    assert len(set(st.milestone_tiles)) == 9
+    assert st.bonus_birds == [1] * D.NREG
+    assert len(st.forest["chips"]) == 2
+    for code, bird in st.forest["chips"]:
         assert code < D.NREG and bird == code  # green chip with its bird from the supply
-    track = st["track"]
+    track = st.track
     assert len(track) == 19
     assert sum(1 for c in track if c < D.BLUE_BASE) == 14
     assert sorted(c for c in track if D.BLUE_BASE <= c < D.ORANGE_BASE) == [
@@ -32,12 +32,12 @@ def test_board_setup_steps_3_to_12(players: int) -> None:
     ]
     assert [c for c in track if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + 1]
     greens = Counter(c for c in track if c < D.BLUE_BASE) + Counter(
-        c for c, _ in st["forest"]["chips"]
+        c for c, _ in st.forest["chips"]
     )
     assert greens == Counter(D.GREEN)
-    assert st["special"] == list(D.SPECIAL_TOKENS)
-    assert st["round"] == 1
-    assert st["rounds"] == D.ROUNDS[players]
+    assert st.special_left == list(D.SPECIAL_TOKENS)
+    assert st.round == 1
+    assert st.rounds == D.ROUNDS[players]
     assert count_components(st) == expected_components()
 
 
@@ -47,25 +47,25 @@ def test_player_setup_steps_13_to_21(players: int) -> None:
     Egg marker on 0, Employee on the dotted start space, 2 Event cards dealt."""
     st = ENGINE.setup(players, {}, 7)
     dealt = []
-    for p in st["players"]:
-        nest_a, tree_a, lake_a = D.SETUP_CARDS[p["setup"]]
-        areas = p["areas"]
-        assert [ai for ai, a in enumerate(areas) if a["n"]] == [nest_a]
-        assert [ai for ai, a in enumerate(areas) if a["t"]] == [tree_a]
-        assert [ai for ai, a in enumerate(areas) if a["l"]] == [lake_a]
-        assert all(sum(a["b"]) == 0 for a in areas)
-        assert p["funds"] == D.FUNDS_START == 2
-        assert p["egg"] == 0
-        assert p["box"] == [0] * D.BOX_SIZE
-        assert p["emp"] == D.EMP_START and D.EMP_IDS[p["emp"]] == "P6"
-        assert p["nclaimed"] == 0
-        assert len(p["dealt"]) == 2
-        dealt.extend(p["dealt"])
-        assert p["event"] == -1
+    for p in st.players:
+        nest_a, tree_a, lake_a = D.SETUP_CARDS[p.setup_card]
+        areas = p.areas
+        assert [ai for ai, a in enumerate(areas) if a.nest] == [nest_a]
+        assert [ai for ai, a in enumerate(areas) if a.tree] == [tree_a]
+        assert [ai for ai, a in enumerate(areas) if a.lake] == [lake_a]
+        assert all(sum(a.birds) == 0 for a in areas)
+        assert p.funds == D.FUNDS_START == 2
+        assert p.egg_marker == 0
+        assert p.nest_box == [0] * D.BOX_SIZE
+        assert p.employee == D.EMP_START and D.EMP_IDS[p.employee] == "P6"
+        assert p.milestones_achieved == 0
+        assert len(p.dealt_events) == 2
+        dealt.extend(p.dealt_events)
+        assert p.event_card == -1
     assert len(set(dealt)) == len(dealt)
-    assert len({p["setup"] for p in st["players"]}) == players
-    assert st["forest"]["trees"] == D.TREES_TOTAL - players
-    assert st["forest"]["nests"] == D.NESTS_TOTAL - players
+    assert len({p.setup_card for p in st.players}) == players
+    assert st.forest["trees"] == D.TREES_TOTAL - players
+    assert st.forest["nests"] == D.NESTS_TOTAL - players
 
 
 @pytest.mark.parametrize("players", [1, 3, 4])
@@ -75,9 +75,9 @@ def test_initial_standby_order_is_random_and_complete(players: int) -> None:
     orders = set()
     for seed in range(12):
         st = started(players, seed)
-        slots = [p["slot"] for p in st["players"]]
+        slots = [p.standby_slot for p in st.players]
         assert sorted(slots) == list(range(players))
-        assert st["turn"]["seat"] == slots.index(0)
+        assert st.turn.seat == slots.index(0)
         orders.add(tuple(slots))
     if players > 1:
         assert len(orders) > 1
@@ -94,14 +94,14 @@ def test_event_choice_is_simultaneous_and_secret() -> None:
         assert [a.kind for a in legal] == ["keep_event", "keep_event"]
         assert all(a.secret and a.public_label == f"Seat {seat} kept an Event card" for a in legal)
         assert [a.arg("card") for a in legal] == [
-            D.EVENT_IDS[c] for c in st["players"][seat]["dealt"]
+            D.EVENT_IDS[c] for c in st.players[seat].dealt_events
         ]
-    dealt = list(st["players"][1]["dealt"])
+    dealt = list(st.players[1].dealt_events)
     kept = D.EVENT_IDS[dealt[1]]
     act(st, 1, "keep_event", card=kept)
     assert ENGINE.to_act(st) == [0, 2]
     assert ENGINE.legal(st, 1) == []
-    assert st["players"][1]["dealt"] == dealt, "its owner knows the card it returned"
+    assert st.players[1].dealt_events == dealt, "its owner knows the card it returned"
     assert ENGINE.view(st, 1)["seats"][1]["dealt_events"] == []
     for viewer in (None, 0, 2):
         seat_view = ENGINE.view(st, viewer)["seats"][1]
@@ -109,24 +109,24 @@ def test_event_choice_is_simultaneous_and_secret() -> None:
         assert seat_view["event_card"] == ""
     assert ENGINE.view(st, 1)["seats"][1]["event_card"] == kept
     assert ENGINE.view(st, 0)["seats"][0]["dealt_events"] == [
-        D.EVENT_IDS[c] for c in st["players"][0]["dealt"]
+        D.EVENT_IDS[c] for c in st.players[0].dealt_events
     ]
     assert ENGINE.view(st, 1)["seats"][0]["dealt_events"] == []
-    act(st, 2, "keep_event", card=D.EVENT_IDS[st["players"][2]["dealt"][0]])
-    assert st["phase"] == "event"
+    act(st, 2, "keep_event", card=D.EVENT_IDS[st.players[2].dealt_events[0]])
+    assert st.phase == "event"
     # until the last seat has chosen, no score board counts an Event card
     assert all(s.categories["event_card"] == 0 for s in ENGINE.score(st).seats)
-    act(st, 0, "keep_event", card=D.EVENT_IDS[st["players"][0]["dealt"][0]])
-    assert st["phase"] == "play"
-    assert ENGINE.to_act(st) == [st["turn"]["seat"]]
+    act(st, 0, "keep_event", card=D.EVENT_IDS[st.players[0].dealt_events[0]])
+    assert st.phase == "play"
+    assert ENGINE.to_act(st) == [st.turn.seat]
     for viewer in (None, 0, 1, 2):
         seats = ENGINE.view(st, viewer)["seats"]
-        assert [s["event_card"] for s in seats] == [D.EVENT_IDS[p["event"]] for p in st["players"]]
+        assert [s["event_card"] for s in seats] == [D.EVENT_IDS[p.event_card] for p in st.players]
         assert seats[1]["event_card"] == kept
         assert all(s["dealt_events"] == [] for s in seats), "returned cards stay unseen"
     board = ENGINE.score(st)
-    for seat, p in enumerate(st["players"]):
-        assert board.seats[seat].categories["event_card"] == D.EVENT_VP[p["event"]][0]
+    for seat, p in enumerate(st.players):
+        assert board.seats[seat].categories["event_card"] == D.EVENT_VP[p.event_card][0]
 
 
 def test_bad_player_counts_and_options() -> None:

@@ -220,3 +220,34 @@ def keep_event(seat: int, card: int) -> Action:
         )
         _KEEP_CACHE[key] = action
     return action
+
+
+#: Every action kind (the proto ``Action`` oneof fields), in rulebook order.
+KINDS = (
+    "keep_event",
+    "move_owner",
+    "enter_standby",
+    "choose_chip_bird",
+    "move_employee",
+    "place_bird",
+    "release_bird",
+    "buy_nest",
+    "buy_tree",
+    "buy_lake",
+    "buy_forest_bird",
+    "buy_additional_area",
+    "advertise",
+    "buy_special",
+    "breed",
+    "claim_milestone",
+    "bird_to_forest",
+    "tree_to_forest",
+    "refill_lake",
+    "nest_add",
+    "nest_remove",
+    "bonus_bird",
+    "bonus_element",
+    "bonus_egg",
+    "skip_bonus",
+    "end_turn",
+)

@@ -12,7 +12,7 @@ Everything in Sky Garden is on the table except:
   empty after every layout, so no draw order is stored: the generator is all there is
   to hide about the rounds to come.
 
-This module imports only the game data, so the engine and the view both use it
+This module imports only the game data and the stored form, so the engine and the view both use it
 without an import cycle.
 """
 
@@ -20,18 +20,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.core.engine import Rng, jsonstate
+from services.core.engine import Rng
 
 from . import data as D
+from . import storage
+from .state import GameState
 
 
-def events_revealed(st: dict[str, Any]) -> bool:
+def events_revealed(st: GameState) -> bool:
     """Setup step 15: the kept Event cards are face up once every seat has kept one
     (the choice is simultaneous, so none is shown before the last seat has chosen)."""
-    return all(p["event"] >= 0 for p in st["players"])
+    return all(p.event_card >= 0 for p in st.players)
 
 
-def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any]:
+def determinize(st: GameState, seat: int | None, rng: Rng) -> GameState:
     """A copy of ``st`` with everything ``seat`` cannot see resampled (the engine
     contract's ``determinize``; ``seat=None``: a spectator).
 
@@ -48,30 +50,30 @@ def determinize(st: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, Any
     depends only on what the viewer sees and on ``rng``; the viewer's own cards, and
     so its legal actions, are unchanged; ``st`` is never changed.
     """
-    sample: dict[str, Any] = jsonstate.loads(jsonstate.dumps(st))
-    players = sample["players"]
+    sample = storage.decode(storage.encode(st))
+    players = sample.players
     revealed = events_revealed(st)
     seen: set[int] = set()
     others: list[dict[str, Any]] = []
     for i, p in enumerate(players):
         if i == seat:
-            seen.update(p["dealt"])
-            if p["event"] >= 0:
-                seen.add(p["event"])
+            seen.update(p.dealt_events)
+            if p.event_card >= 0:
+                seen.add(p.event_card)
         else:
             if revealed:
-                seen.add(p["event"])
+                seen.add(p.event_card)
             others.append(p)
     pool = sorted(set(range(len(D.EVENT_IDS))) - seen)
     rng.shuffle(pool)
     deal = D.EVENT_DEAL
     for p in others:
         if revealed:
-            p["dealt"] = sorted([p["event"], *(pool.pop() for _ in range(deal - 1))])
+            p.dealt_events = sorted([p.event_card, *(pool.pop() for _ in range(deal - 1))])
         else:
             drawn = [pool.pop() for _ in range(deal)]
-            if p["event"] >= 0:  # kept in secret: which of its cards is unknown
-                p["event"] = drawn[0]
-            p["dealt"] = sorted(drawn)
-    sample["rng"] = rng.next_u64()
+            if p.event_card >= 0:  # kept in secret: which of its cards is unknown
+                p.event_card = drawn[0]
+            p.dealt_events = sorted(drawn)
+    sample.rng = rng.next_u64()
     return sample

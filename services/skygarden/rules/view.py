@@ -19,22 +19,23 @@ from itertools import compress
 from typing import Any
 
 from . import data as D
-from .engine import (
-    AFTER,
-    CHIP,
-    EVENT,
-    MOVE,
-    OVER,
-    STANDBY,
-    capacity,
-    event_marker,
-    icons_active,
-    used,
-)
+from .aviary import capacity, used
+from .economy import event_marker
 from .hidden import events_revealed
+from .space import space_icons
+from .state import Area, GameState, Pending, Phase, Player, Step
 
-_PHASE = {EVENT: "PHASE_EVENT_CHOICE", "play": "PHASE_PLAY", OVER: "PHASE_GAME_OVER"}
-_STEP = {MOVE: "STEP_MOVE", CHIP: "STEP_CHIP", AFTER: "STEP_AFTER", STANDBY: "STEP_STANDBY"}
+_PHASE = {
+    Phase.EVENT: "PHASE_EVENT_CHOICE",
+    Phase.PLAY: "PHASE_PLAY",
+    Phase.OVER: "PHASE_GAME_OVER",
+}
+_STEP = {
+    Step.MOVE: "STEP_MOVE",
+    Step.CHIP: "STEP_CHIP",
+    Step.AFTER: "STEP_AFTER",
+    Step.STANDBY: "STEP_STANDBY",
+}
 
 _BIRDS = D.BIRDS
 _BLUE_BASE = D.BLUE_BASE
@@ -71,9 +72,8 @@ def _chip(code: int, face_down: bool) -> dict[str, Any]:
 @lru_cache(maxsize=8)
 def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
     """Per track space (1..TRACK_LEN) for ``n`` players: (space, active icons, section)."""
-    st = {"n": n}
     return tuple(
-        (space, icons_active(st, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
+        (space, space_icons(n, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
         for space in range(1, D.TRACK_LEN + 1)
     )
 
@@ -173,10 +173,10 @@ def _counts(counts: list[int]) -> list[dict[str, Any]]:
 _AREAS: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
-    b = a["b"]
-    nb = a["nb"]
-    key = (ai, tuple(b), a["n"], a["t"], a["l"], tuple(nb))
+def _area(a: Area, ai: int) -> dict[str, Any]:
+    b = a.birds
+    nb = a.nest_birds
+    key = (ai, tuple(b), a.nest, a.tree, a.lake, tuple(nb))
     area = _AREAS.get(key)
     if area is None:
         if len(_AREAS) >= _CACHE_LIMIT:
@@ -186,10 +186,10 @@ def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
             "area": ai,
             "id": area_id,
             "birds": _counts(b),
-            "nest": bool(a["n"]),
+            "nest": bool(a.nest),
             "nest_birds": [_BIRDS[x] for x in nb],
-            "tree": bool(a["t"]),
-            "lake": bool(a["l"]),
+            "tree": bool(a.tree),
+            "lake": bool(a.lake),
             "capacity": capacity(a),
             "used": used(a),
             "event_area": event_area,
@@ -197,27 +197,27 @@ def _area(a: dict[str, Any], ai: int) -> dict[str, Any]:
     return area
 
 
-def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
+def _seat(p: Player, i: int, own: bool, known: bool) -> dict[str, Any]:
     """Seat ``i``'s board; ``own``: the viewer's seat (its dealt cards while it
     chooses), ``known``: the kept Event card is visible (setup step 15)."""
-    card = p["event"]
+    card = p.event_card
     revealed = known and card >= 0
     marker = event_marker(p) if revealed else -1
-    ax = p["ax"]
-    areas = p["areas"]
+    ax = p.additional_area
+    areas = p.areas
     return {
         "seat": i,
-        "funds": p["funds"],
-        "egg_marker": p["egg"],
-        "egg_points": _EGG_POINTS[p["egg"]],
-        "nest_box": list(compress(_BOX_NAMES, p["box"])),
-        "employee": _EMP_IDS[p["emp"]],
-        "employee_areas": list(_EMP_AREAS[p["emp"], bool(ax)]),
-        "owner_space": p["pos"],
-        "standby_slot": p["slot"],
-        "finished_round": p["done"],
-        "milestones_achieved": p["nclaimed"],
-        "claimed_slots": list(_CLAIMED[p["claimed"] & 511]),
+        "funds": p.funds,
+        "egg_marker": p.egg_marker,
+        "egg_points": _EGG_POINTS[p.egg_marker],
+        "nest_box": list(compress(_BOX_NAMES, p.nest_box)),
+        "employee": _EMP_IDS[p.employee],
+        "employee_areas": list(_EMP_AREAS[p.employee, bool(ax)]),
+        "owner_space": p.track_space,
+        "standby_slot": p.standby_slot,
+        "finished_round": p.finished_round,
+        "milestones_achieved": p.milestones_achieved,
+        "claimed_slots": list(_CLAIMED[p.claimed_slots & 511]),
         "additional_area": ax,
         "areas": [_area(areas[ai], ai) for ai in range(_NAREA + 1 if ax else _NAREA)],
         "event_kept": card >= 0,
@@ -225,23 +225,23 @@ def _seat(p: dict[str, Any], i: int, own: bool, known: bool) -> dict[str, Any]:
         "event_birds": list(_EVENT_BIRDS[card]) if revealed else [],
         "event_marker": marker,
         "event_vp": _EVENT_VP[card][marker] if marker >= 0 else -1,
-        "dealt_events": [_EVENT_IDS[c] for c in p["dealt"]] if own and card < 0 else [],
-        "setup_card": _SETUP_IDS[p["setup"]],
-        "sections_done": list(_SECTIONS_DONE[p["sec"] & _SECTIONS_MASK]),
+        "dealt_events": [_EVENT_IDS[c] for c in p.dealt_events] if own and card < 0 else [],
+        "setup_card": _SETUP_IDS[p.setup_card],
+        "sections_done": list(_SECTIONS_DONE[p.sections_done & _SECTIONS_MASK]),
     }
 
 
-def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None = spectator)."""
-    over = st["phase"] == OVER
-    n = st["n"]
-    turn = st["turn"]
-    players = st["players"]
-    lucy = st["lucy"]
-    occupant = {p["pos"]: i for i, p in enumerate(players) if p["pos"] > 0}
-    lucy_pos = lucy["pos"] if lucy is not None else 0
-    codes = st["track"]
-    blue_down = st["blue_down"]
+    over = st.phase == Phase.OVER
+    n = st.player_count
+    turn = st.turn
+    players = st.players
+    lucy = st.lucy
+    occupant = {p.track_space: i for i, p in enumerate(players) if p.track_space > 0}
+    lucy_pos = lucy.track_space if lucy is not None else 0
+    codes = st.track
+    blue_down = st.blue_face_down
     track = []
     for space, _icons, _section in _track_spaces(n):
         code = codes[space - 1]
@@ -251,33 +251,33 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         )
     holders: dict[int, int] = {}
     for i, p in enumerate(players):
-        holders.setdefault(p["slot"], i)
-    lucy_slot = lucy["slot"] if lucy is not None else None
+        holders.setdefault(p.standby_slot, i)
+    lucy_slot = lucy.standby_slot if lucy is not None else None
     standby = [
         _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
     ]
-    forest = st["forest"]
+    forest = st.forest
     revealed = events_revealed(st)
     seats = [_seat(p, i, seat == i, seat == i or revealed) for i, p in enumerate(players)]
-    t_seat = turn["seat"]
+    t_seat = turn.seat
     pending = [
         {
-            "kind": entry[0],
-            "amount": entry[1] if entry[0] != "adjust" else 0,
-            "area": entry[1] if entry[0] == "adjust" else -1,
+            "kind": entry.kind,
+            "amount": entry.amount if entry.kind != Pending.ADJUST else 0,
+            "area": entry.amount if entry.kind == Pending.ADJUST else -1,
         }
-        for entry in turn["pending"]
+        for entry in turn.pending
     ]
-    pbird = turn["pbird"]
+    pbird = turn.chip_bird
     turn_view = {
         "seat": t_seat,
-        "step": _STEP[turn["step"]] if t_seat >= 0 else "STEP_UNSPECIFIED",
-        "space": turn["land"],
+        "step": _STEP[turn.step] if t_seat >= 0 else "STEP_UNSPECIFIED",
+        "space": turn.landed_space,
         "pending_bird": _BIRDS[pbird] if pbird >= 0 else "",
-        "bird_choice": [_BIRDS[b] for b in turn["choice"]],
-        "employee_moved": turn["emp"],
-        "forest_birds_bought": turn["fb"],
-        "space_action_used": turn["space"],
+        "bird_choice": [_BIRDS[b] for b in turn.bird_choice],
+        "employee_moved": turn.employee_moved,
+        "forest_birds_bought": turn.forest_birds_bought,
+        "space_action_used": turn.space_action_used,
         "pending": pending,
     }
     board = engine.score(st)
@@ -290,14 +290,14 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         }
         for s in board.seats
     ]
-    special = st["special"]
-    early = st["early"]
-    claims = st["claims"]
+    special = st.special_left
+    early = st.early_bonus_left
+    claims = st.milestone_claims
     view: dict[str, Any] = {
-        "phase": _PHASE[st["phase"]],
+        "phase": _PHASE[st.phase],
         "players": n,
-        "round": st["round"],
-        "rounds": st["rounds"],
+        "round": st.round,
+        "rounds": st.rounds,
         "viewer": -1 if seat is None else seat,
         "to_act": engine.to_act(st),
         "turn": turn_view,
@@ -306,8 +306,8 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
         "lucy": {
             "present": lucy is not None,
             "space": lucy_pos,
-            "standby_slot": lucy["slot"] if lucy is not None else -1,
-            "finished_round": bool(lucy["done"]) if lucy is not None else False,
+            "standby_slot": lucy.standby_slot if lucy is not None else -1,
+            "finished_round": bool(lucy.finished_round) if lucy is not None else False,
         },
         "forest": {
             "trees": forest["trees"],
@@ -318,10 +318,10 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
                 for c, b in forest["chips"]
             ],
         },
-        "supply": _counts(st["supply"]),
-        "egg_supply": st["eggs"],
+        "supply": _counts(st.supply),
+        "egg_supply": st.egg_supply,
         "special_cards": [_special(k, special[k]) for k in range(_N_SPECIALS)],
-        "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st["bonus"][b]],
+        "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st.bonus_birds[b]],
         "birdcage": [
             {
                 "slot": slot,
@@ -330,7 +330,7 @@ def build_view(engine: Any, st: dict[str, Any], seat: int | None) -> dict[str, A
                 "condition": _TILES[tile][2],
                 "claimed_by": list(claims[slot]),
             }
-            for slot, tile in enumerate(st["tiles"])
+            for slot, tile in enumerate(st.milestone_tiles)
         ],
         "line_bonuses": [_LINES[li][1 if early[li] else 0] for li in range(len(_LINES))],
         "seats": seats,
