@@ -1,21 +1,7 @@
 """What every client command shares: channels, seat tokens, errors and exit codes.
 
-Exit codes of the ``roost`` commands (also in docs/CLI.md):
-
-====  ==========================================================================
-code  meaning
-====  ==========================================================================
-0     success
-1     unexpected error (or a tournament with games that did not finish)
-2     bad command line (unknown option, malformed value)
-3     a service is unreachable or unavailable, after retrying (UNAVAILABLE, ...)
-4     the seat token was refused or is missing (UNAUTHENTICATED, PERMISSION_DENIED)
-5     the game or ticket does not exist (NOT_FOUND)
-6     the service refused the request (INVALID_ARGUMENT, FAILED_PRECONDITION, ...)
-7     the matchmaking ticket ended without a game (expired, cancelled, failed)
-8     ``roost play``: standard input ended before the game did
-130   interrupted (Ctrl-C)
-====  ==========================================================================
+The exit codes are :class:`Exit`; their meanings are listed in docs/CLI.md and
+``roost --help``.
 """
 
 from __future__ import annotations

@@ -86,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     if logs is not None:
         try:
             logs.mkdir(parents=True, exist_ok=True)
+            if not os.environ.get("ROOST_LOG_DIR"):
+                ignore = Path(DEFAULT_LOG_DIR).parent / ".gitignore"
+                if not ignore.exists():
+                    ignore.write_text("# Local logs of `make run`; never committed.\n*\n")
         except OSError as exc:
             print(f"error: cannot create the log directory {logs}: {exc}", file=sys.stderr)
             return 2

@@ -145,7 +145,7 @@ def cmd_up(args: Namespace, console: Console) -> int:
     while time.monotonic() < deadline:
         text = log_path.read_bytes()[start_offset:].decode(errors="replace")
         if "Roost is running" in text:
-            console.print(text.rstrip(), highlight=False)
+            print(text.rstrip(), flush=True)
             console.print(
                 f"running in the background (pid {process.pid}); logs in {logs}; "
                 "stop with `roost down`"
@@ -236,17 +236,18 @@ def cmd_games(args: Namespace, console: Console) -> int:
         print(json.dumps(rows))
         return Exit.OK
     table = Table(title="Roost services", title_justify="left")
-    for column in ("name", "title", "players", "options (--options JSON)", "address", "health"):
-        table.add_column(column, overflow="fold")
+    for column in ("name", "title", "players", "address", "health"):
+        table.add_column(column, no_wrap=column in ("name", "address"))
     for row in rows:
         low, high = row["min_players"], row["max_players"]
         players = (f"{low}" if low == high else f"{low}-{high}") if high else ""
         stubs = "" if row["stubs"] else " (stubs missing: make proto)"
-        table.add_row(
-            row["name"], row["title"], players, ", ".join(row["options"]),
-            row["address"], row["health"] + stubs,
-        )  # fmt: skip
+        table.add_row(row["name"], row["title"], players, row["address"], row["health"] + stubs)
     console.print(table)
+    console.print("options (--options JSON, e.g. --options '{\"allowFlip\": false}'):")
+    for row in rows:
+        if row["options"]:
+            console.print(f"  {row['name']}: {', '.join(row['options'])}", highlight=False)
     console.print("addresses: --target, or the variables in docs/CLI.md (GAME_ADDR_<NAME>, ...)")
     return Exit.OK
 
