@@ -326,10 +326,11 @@ def cmd_new(args: Namespace, console: Console) -> int:
     except Exception as exc:
         raise CliError(f"--options is not valid for {info.name}: {exc}", Exit.USAGE) from exc
     with channel(address) as ch:
-        try:
-            created = info.stub(ch).NewGame(request, timeout=CALL_TIMEOUT)
-        except grpc.RpcError as error:
-            raise explain(error, f"{info.title} service", address) from error
+        stub = info.stub(ch)
+        # A store outage or an overload is retried (with a notice); a service that is
+        # not running is reported at once.
+        retry = Retry(f"{info.title} service", address, notify=_notice)
+        created = retry.call(lambda: stub.NewGame(request, timeout=CALL_TIMEOUT))
     humans = {c.seat: c.token for c in created.credentials if c.seat not in bots}
     bot_tokens = {c.seat: c.token for c in created.credentials if c.seat in bots}
     sessions.save(created.game_id, info.name, address, humans, bots, bot_tokens)
@@ -529,10 +530,10 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     )
     ch = channel(address)
     stub = mm.stub(ch)
-    try:
-        reply = stub.Enqueue(request, timeout=CALL_TIMEOUT)
-    except grpc.RpcError as error:
-        raise explain(error, "matchmaker", address) from error
+    # The same ticket id makes a retried Enqueue harmless.
+    reply = Retry("matchmaker", address, notify=_notice).call(
+        lambda: stub.Enqueue(request, timeout=CALL_TIMEOUT)
+    )
     ticket = reply.ticket
     note = "" if reply.created else " (it already existed)"
     if args.json:  # standard output carries the JSON alone; progress goes to stderr

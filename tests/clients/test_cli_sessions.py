@@ -141,3 +141,31 @@ def test_a_killed_bot_is_listed_and_restarted(roost: Roost) -> None:
         pytest.fail("the bot of a finished game did not exit")
     listed = json.loads(roost("bots", "list", "--json").stdout)
     assert not next(r for r in listed if r["game_id"] == game_id)["running"]
+
+
+def test_play_and_a_background_bot_survive_a_restarted_service(
+    redis_server_url: str, own_service: list[Proc], tmp_path: Path
+) -> None:
+    entry = by_name("undertheleaves")
+    own_service.append(start(entry, {"REDIS_URL": redis_server_url}))
+    roost = _roost_on(own_service[0], tmp_path)
+    created = roost("new", "undertheleaves", "--players", "2", "--bot", "1=random", "--json")
+    assert created.returncode == 0, created.stderr
+    game_id = json.loads(created.stdout)["game_id"]
+    play = subprocess.Popen(
+        [*roost_command(), "play", game_id, "--seat", "0", "--no-board"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, cwd=ROOT, env=roost.env,
+    )  # fmt: skip
+    assert play.stdin is not None
+    play.stdin.write("0\n" * 3)
+    play.stdin.flush()
+    time.sleep(2)
+    port = int(own_service[0].address.rsplit(":", 1)[1])
+    own_service[0].stop(signal.SIGKILL)
+    time.sleep(2)
+    own_service.append(start(entry, {"REDIS_URL": redis_server_url}, port=port))
+    out, err = play.communicate("0\n" * 400, timeout=180)
+    assert play.returncode == 0, err[-3000:]
+    assert "Game over" in out
+    assert "cannot reach" not in err
