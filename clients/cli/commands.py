@@ -554,14 +554,30 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     final = None
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    retry = Retry("matchmaker", address, notify=_notice)
+    retry.connected = True  # the Enqueue answered: a lost stream is worth resuming
     try:
-        stream = stub.WatchTicket(
-            pb.WatchTicketRequest(ticket_id=ticket.ticket_id), timeout=args.timeout or None
-        )
-        for item in stream:
-            final = item.ticket
-            name = pb.TicketStatus.Name(final.status).removeprefix("TICKET_STATUS_").lower()
-            console.print(f"ticket {final.ticket_id}: {name}")
+        while final is None or final.status in _waiting(pb):
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+            watch = pb.WatchTicketRequest(ticket_id=ticket.ticket_id)
+            stream = stub.WatchTicket(watch, timeout=left)
+            try:
+                for item in stream:
+                    retry.reset()
+                    final = item.ticket
+                    name = pb.TicketStatus.Name(final.status).removeprefix("TICKET_STATUS_")
+                    console.print(f"ticket {final.ticket_id}: {name.lower()}")
+                if final is None:
+                    break
+                time.sleep(0.2)  # the stream ended while the ticket waits: watch it again
+            except grpc.RpcError as error:
+                timed_out = deadline is not None and time.monotonic() >= deadline
+                if timed_out or not retryable(error, stream=True):
+                    raise
+                retry.wait(error)  # a draining or restarted matchmaker: watch the ticket again
+            finally:
+                stream.cancel()
     except KeyboardInterrupt:
         stop.set()
         _cancel(stub, pb, ticket.ticket_id)
@@ -620,6 +636,14 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     if args.play:
         return InteractivePlayer(console, info, a.address, a.game_id, seats[min(seats)]).run()
     return Exit.OK
+
+
+def _waiting(pb: Any) -> tuple[int, ...]:
+    """Ticket states that still wait for a match."""
+    return tuple(
+        getattr(pb, name)
+        for name in ("TICKET_STATUS_UNSPECIFIED", "TICKET_STATUS_QUEUED", "TICKET_STATUS_MATCHING")
+    )
 
 
 def queue_counts(info: ServiceInfo, wanted: list[int] | None, party: int) -> list[int]:

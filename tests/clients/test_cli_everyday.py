@@ -115,3 +115,41 @@ def test_the_launcher_logs_to_a_file_unless_asked(monkeypatch: pytest.MonkeyPatc
     assert log_dir([]) == Path("/var/log/roost")
     monkeypatch.setenv("ROOST_LOG_TO_TERMINAL", "1")
     assert log_dir([]) is None
+
+
+def test_up_detached_logs_to_files_and_down_stops_it(redis_server_url: str, tmp_path: Path) -> None:
+    from services.core.redis_server import free_port
+    from tests.matchmaking.stack import implemented_games
+
+    names = ["matchmaking", *(g.name for g in implemented_games())]
+    ports = {name: free_port() for name in names}
+    env = {f"PORT_{name.upper()}": str(port) for name, port in ports.items()}
+    env |= {f"GAME_ADDR_{name.upper()}": f"127.0.0.1:{p}" for name, p in ports.items()}
+    env |= {
+        "MATCHMAKER_ADDR": f"127.0.0.1:{ports['matchmaking']}",
+        "REDIS_URL": redis_server_url,
+        "ROOST_LOG_DIR": str(tmp_path / "logs"),
+    }
+    roost = Roost(env, tmp_path / "roost-home")
+    up = roost("up", "--detach", timeout=120)
+    try:
+        assert up.returncode == 0, up.stdout + up.stderr
+        assert "Roost is running" in up.stdout and "roost down" in up.stdout
+        assert '"level"' not in up.stdout and '{"' not in up.stdout  # no JSON log lines
+        logs = {p.name for p in (tmp_path / "logs").iterdir()}
+        assert {"launcher.log", "undertheleaves.log"} <= logs
+        games = {r["name"]: r for r in json.loads(roost("games", "--json").stdout)}
+        assert games["undertheleaves"]["health"] == "serving"
+        again = roost("up", "--detach")
+        assert again.returncode == 1 and "already runs" in again.stderr
+    finally:
+        down = roost("down", timeout=60)
+    assert down.returncode == 0 and "stopped the stack" in down.stdout
+    assert roost("games", "--json", "--timeout", "0.3").stdout.count('"unreachable"') == len(names)
+
+
+def test_every_command_help_has_examples(offline_roost: Roost) -> None:
+    for command in ("up", "new", "play", "watch", "queue", "bots", "tournament", "games"):
+        result = offline_roost(command, "--help")
+        assert result.returncode == 0 and "examples:" in result.stdout, command
+        assert "roost --help" in result.stdout  # the exit codes are listed once, there
