@@ -15,7 +15,7 @@ import pytest
 
 from services.registry import by_name
 from tests.clients.conftest import Roost, roost_command
-from tests.matchmaking.stack import ROOT, Proc, start
+from tests.matchmaking.stack import ROOT, Proc, Stack, start
 
 # Runs the roost CLI and service processes: left out of make test-fast.
 pytestmark = pytest.mark.slow
@@ -168,4 +168,22 @@ def test_play_and_a_background_bot_survive_a_restarted_service(
     out, err = play.communicate("0\n" * 400, timeout=180)
     assert play.returncode == 0, err[-3000:]
     assert "Game over" in out
+    assert "cannot reach" not in err
+
+
+def test_queue_survives_a_restarted_matchmaker(cli_stack: Stack, tmp_path: Path) -> None:
+    overrides = {"MM_HEARTBEAT_TIMEOUT_MS": "15000"}
+    matchmaker = cli_stack.start_matchmaker(**overrides)
+    roost = Roost({**cli_stack.client_env(), "MATCHMAKER_ADDR": matchmaker.address}, tmp_path)
+    queue = _spawn(
+        roost, "queue", "undertheleaves", "--player", "restart-test", "--bots", "--bot-wait", "6",
+        "--json",
+    )  # fmt: skip
+    time.sleep(1.5)
+    matchmaker.stop()  # drains: the WatchTicket stream ends with UNAVAILABLE
+    port = int(matchmaker.address.rsplit(":", 1)[1])
+    cli_stack.matchmakers.append(start(by_name("matchmaking"), matchmaker.env, port=port))
+    out, err = queue.communicate(timeout=90)
+    assert queue.returncode == 0, err
+    assert json.loads(out)["game"] == "undertheleaves"
     assert "cannot reach" not in err
