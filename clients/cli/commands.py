@@ -848,11 +848,13 @@ def _bot_pid(session: dict[str, Any]) -> int | None:
         os.kill(int(pid), 0)
     except (OSError, ValueError):
         return None
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if cmdline.exists():
+    proc = Path(f"/proc/{pid}")
+    if proc.exists():
         try:
-            if b"clients.bots" not in cmdline.read_bytes():
+            if b"clients.bots" not in (proc / "cmdline").read_bytes():
                 return None  # the pid was reused by another program
+            if "\nState:\tZ" in (proc / "status").read_text():
+                return None  # exited, not yet reaped
         except OSError:
             return None
     return int(pid)

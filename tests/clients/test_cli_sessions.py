@@ -187,3 +187,20 @@ def test_queue_survives_a_restarted_matchmaker(cli_stack: Stack, tmp_path: Path)
     assert queue.returncode == 0, err
     assert json.loads(out)["game"] == "undertheleaves"
     assert "cannot reach" not in err
+
+
+def test_the_bot_of_an_abandoned_game_exits_by_itself(roost: Roost) -> None:
+    created = roost(
+        "new", "undertheleaves", "--players", "2", "--bot", "1=random", "--json",
+        env={"ROOST_BOT_IDLE_SECONDS": "2"},
+    )  # fmt: skip
+    info = json.loads(created.stdout)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        listed = json.loads(roost("bots", "list", "--json").stdout)
+        if not next(r for r in listed if r["game_id"] == info["game_id"])["running"]:
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail("the bot of an abandoned game did not exit")
+    assert "gone (expired or abandoned)" in Path(info["bot_log"]).read_text()
