@@ -204,3 +204,20 @@ def test_the_bot_of_an_abandoned_game_exits_by_itself(roost: Roost) -> None:
     else:
         pytest.fail("the bot of an abandoned game did not exit")
     assert "gone (expired or abandoned)" in Path(info["bot_log"]).read_text()
+
+
+def test_watch_gives_up_after_the_retry_window_and_says_so(
+    redis_server_url: str, own_service: list[Proc], tmp_path: Path
+) -> None:
+    own_service.append(start(by_name("undertheleaves"), {"REDIS_URL": redis_server_url}))
+    roost = _roost_on(own_service[0], tmp_path)
+    game_id = _new_game(roost)
+    roost.env["ROOST_RETRY_SECONDS"] = "3"
+    watch = _spawn(roost, "watch", game_id)
+    time.sleep(1.5)
+    own_service[0].stop(signal.SIGKILL)  # and never back
+    started = time.monotonic()
+    _out, err = watch.communicate(timeout=60)
+    assert watch.returncode == 3, err
+    assert "retrying" in err and "gave up after" in err and "ROOST_RETRY_SECONDS=3" in err
+    assert time.monotonic() - started < 20
