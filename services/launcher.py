@@ -4,6 +4,11 @@ Starts Redis (a local ``redis-server``/valkey binary unless ``REDIS_URL`` is
 set), then every implemented service on its default port, prints where each
 listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
 (they drain), then Redis.
+
+The services' JSON log lines go to one file per service in ``.roost/logs/``
+(``ROOST_LOG_DIR`` to choose another directory), so a terminal where
+``roost play`` draws stays readable; ``--log-to-terminal`` (or
+``ROOST_LOG_TO_TERMINAL=1``) sends them to this terminal instead.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import FrameType
+from typing import IO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -23,6 +30,15 @@ from services.core.redis_server import LocalRedis, port_is_free, start_local_red
 from services.registry import SERVICES, ServiceEntry
 
 REDIS_DEFAULT_PORT = 6379
+DEFAULT_LOG_DIR = ".roost/logs"
+
+
+def log_dir(argv: list[str]) -> Path | None:
+    """Where the services log (None: to this terminal)."""
+    to_terminal = os.environ.get("ROOST_LOG_TO_TERMINAL", "").strip().lower()
+    if "--log-to-terminal" in argv or to_terminal in ("1", "true", "yes"):
+        return None
+    return Path(os.environ.get("ROOST_LOG_DIR") or DEFAULT_LOG_DIR)
 
 
 def _wait_healthy(entry: ServiceEntry, port: int, timeout: float = 30.0) -> bool:
@@ -63,8 +79,20 @@ def _port(entry: ServiceEntry) -> int:
     return int(os.environ.get(f"PORT_{entry.name.upper()}", entry.default_port))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the stack until interrupted; exit status 0 on a clean stop."""
+    args = sys.argv[1:] if argv is None else argv
+    logs = log_dir(args)
+    if logs is not None:
+        try:
+            logs.mkdir(parents=True, exist_ok=True)
+            if not os.environ.get("ROOST_LOG_DIR"):
+                ignore = Path(DEFAULT_LOG_DIR).parent / ".gitignore"
+                if not ignore.exists():
+                    ignore.write_text("# Local logs of `make run`; never committed.\n*\n")
+        except OSError as exc:
+            print(f"error: cannot create the log directory {logs}: {exc}", file=sys.stderr)
+            return 2
     entries = [e for e in SERVICES if e.implemented()]
     busy = [
         e
@@ -77,6 +105,7 @@ def main() -> int:
         return 2
     url, local = _start_redis()
     children: list[tuple[ServiceEntry, subprocess.Popen[bytes]]] = []
+    log_files: list[IO[bytes]] = []
     stopping = False
 
     def request_stop(_signum: int, _frame: FrameType | None) -> None:
@@ -97,7 +126,16 @@ def main() -> int:
                 "METRICS_PORT": str(port + 1000),
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
             }
-            process = subprocess.Popen([sys.executable, "-m", entry.module], env=env)
+            output: IO[bytes] | None = None
+            if logs is not None:
+                output = open(logs / f"{entry.name}.log", "ab")  # noqa: SIM115 (closed below)
+                log_files.append(output)
+            process = subprocess.Popen(
+                [sys.executable, "-m", entry.module],
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT if output is not None else None,
+            )
             children.append((entry, process))
         for entry, process in children:
             port = _port(entry)
@@ -106,6 +144,12 @@ def main() -> int:
             print(
                 f"{entry.name:<15} 127.0.0.1:{port}  {entry.service_name}  "
                 f"metrics :{port + 1000}  {state}",
+                flush=True,
+            )
+        if logs is not None:
+            print(
+                f"logs            {logs}/<service>.log  (--log-to-terminal or "
+                "ROOST_LOG_TO_TERMINAL=1 to see them here)",
                 flush=True,
             )
         print("Roost is running. Press Ctrl-C to stop.", flush=True)
@@ -127,6 +171,8 @@ def main() -> int:
                 process.kill()
         if local is not None:
             local.stop()
+        for handle in log_files:
+            handle.close()
         _say("stopped.")
     return 0
 

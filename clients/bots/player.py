@@ -7,13 +7,20 @@ version (a retry after a lost reply returns the first result). While the
 Apply reply says the seat must decide again, the bot chains on the reply's
 ``next_actions`` without another Legal: one round trip per decision. A stale
 version (another seat decided at the same moment) is retried from a fresh
-Legal. A broken stream is resumed from the last version seen.
+Legal. A broken stream (a closed connection, a restarted or draining service,
+a store outage) is resumed from the last version seen, with backoff, for up to
+``ROOST_BOT_RETRY_SECONDS`` (default 600) without an answer; unary calls are
+retried the same way (Apply with the same request id). A bot whose game is
+finished, gone (NOT_FOUND: expired or abandoned) or whose stream ended stops
+by itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,17 +28,12 @@ import grpc
 from roost.common.v1 import common_pb2
 
 from clients.bots.policies import Policy
-from clients.rpc import metadata
+from clients.rpc import metadata, retryable
 from clients.stats import RpcStats
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
-TRANSIENT = {
-    grpc.StatusCode.UNAVAILABLE,
-    grpc.StatusCode.DEADLINE_EXCEEDED,
-    grpc.StatusCode.RESOURCE_EXHAUSTED,
-}
-MAX_TRANSIENT_RETRIES = 8
 CALL_TIMEOUT = 30.0
+DEFAULT_RETRY_SECONDS = 600.0
 MAX_STALE_RETRIES = 50
 
 
@@ -43,6 +45,40 @@ class SeatResult:
     decisions: int = 0
     finished: bool = False
     errors: list[str] = field(default_factory=list)
+    #: The game was gone (expired or abandoned) when the bot looked.
+    gone: bool = False
+
+
+def bot_retry_seconds() -> float:
+    """How long a bot retries an unavailable service: ``$ROOST_BOT_RETRY_SECONDS``."""
+    try:
+        return max(float(os.environ.get("ROOST_BOT_RETRY_SECONDS", "")), 0.0)
+    except ValueError:
+        return DEFAULT_RETRY_SECONDS
+
+
+class _Backoff:
+    """Exponential, jittered delays over a window of failures that a success resets."""
+
+    def __init__(self, budget: float) -> None:
+        self.budget = budget
+        self.started: float | None = None
+        self.attempt = 0
+
+    def reset(self) -> None:
+        self.started = None
+        self.attempt = 0
+
+    async def wait(self, error: BaseException) -> None:
+        """Sleep before the next attempt; re-raise ``error`` once the window is over."""
+        now = time.monotonic()
+        if self.started is None:
+            self.started = now
+        if now - self.started >= self.budget:
+            raise error
+        self.attempt += 1
+        delay = min(0.05 * 2**self.attempt, 5.0) * (0.5 + random.random())
+        await asyncio.sleep(delay)
 
 
 class SeatBot:
@@ -57,6 +93,8 @@ class SeatBot:
         token: str,
         policy: Policy,
         stats: RpcStats | None = None,
+        retry_seconds: float | None = None,
+        idle_seconds: float | None = None,
     ) -> None:
         self.stub = stub
         self.m = messages
@@ -67,20 +105,23 @@ class SeatBot:
         self.stats = stats or RpcStats()
         self.known_version = 0
         self.result = SeatResult(seat)
+        self.retry_seconds = bot_retry_seconds() if retry_seconds is None else retry_seconds
+        #: Stop after this long without any event of the game (None: never).
+        self.idle_seconds = idle_seconds
 
     async def _call(self, method: str, request: Any) -> Any:
+        """A unary call retried with backoff (Apply keeps its request id, so it is safe)."""
         rpc = getattr(self.stub, method)
-        attempt = 0
+        backoff = _Backoff(self.retry_seconds)
         while True:
             try:
                 return await self.stats.timed(
                     method, lambda: rpc(request, metadata=self.md, timeout=CALL_TIMEOUT)
                 )
             except grpc.aio.AioRpcError as error:
-                if error.code() not in TRANSIENT or attempt >= MAX_TRANSIENT_RETRIES:
+                if not retryable(error):
                     raise
-                attempt += 1
-                await asyncio.sleep(min(0.05 * 2**attempt, 2.0) * (0.5 + random.random()))
+                await backoff.wait(error)
 
     async def _own_score(self) -> int:
         reply = await self._call("Score", self.m.ScoreRequest(game_id=self.game_id))
@@ -141,16 +182,23 @@ class SeatBot:
     async def run(self) -> SeatResult:
         """Play until the game has finished."""
         last = 0
-        failures = 0
+        backoff = _Backoff(self.retry_seconds)
         while True:
             stream = self.stub.Watch(
                 self.m.WatchRequest(game_id=self.game_id, from_version=last), metadata=self.md
             )
             try:
-                async for item in stream:
+                while True:
+                    try:
+                        item = await asyncio.wait_for(stream.read(), self.idle_seconds)
+                    except TimeoutError:
+                        self.result.gone = True  # nothing happened for too long: abandoned
+                        return self.result
+                    if item is grpc.aio.EOF:
+                        break
                     event = item.event
-                    last = event.version
-                    failures = 0
+                    last = max(last, event.version)
+                    backoff.reset()
                     if event.status == FINISHED:
                         self.result.finished = True
                         return self.result
@@ -160,12 +208,19 @@ class SeatBot:
                         self.result.finished = True
                         return self.result
                 # The stream ended without the final event: the game expired.
+                self.result.gone = True
                 return self.result
             except grpc.aio.AioRpcError as error:
-                if error.code() not in TRANSIENT or failures >= MAX_TRANSIENT_RETRIES:
+                if error.code() == grpc.StatusCode.NOT_FOUND:
+                    self.result.gone = True  # expired or abandoned: nothing left to play
+                    return self.result
+                if not retryable(error, stream=True):
                     self.result.errors.append(error.code().name)
                     raise
-                failures += 1
-                await asyncio.sleep(min(0.05 * 2**failures, 2.0))
+                try:
+                    await backoff.wait(error)
+                except grpc.aio.AioRpcError:
+                    self.result.errors.append(error.code().name)
+                    raise
             finally:
                 stream.cancel()

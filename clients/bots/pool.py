@@ -38,8 +38,14 @@ class BotSeat:
 class BotPool:
     """Channels, stubs and policies shared by the bots of one process."""
 
-    def __init__(self, stats: RpcStats | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        stats: RpcStats | None = None,
+        seed: int | None = None,
+        idle_seconds: float | None = None,
+    ) -> None:
         self.stats = stats or RpcStats()
+        self.idle_seconds = idle_seconds
         self.rng = random.Random(seed)
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._stubs: dict[tuple[str, str], Any] = {}
@@ -74,6 +80,7 @@ class BotPool:
             seat.token,
             self.policy(seat.game, seat.kind),
             self.stats,
+            idle_seconds=self.idle_seconds,
         )
 
     async def play(self, seats: Sequence[BotSeat]) -> list[SeatResult | BaseException]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -14,6 +15,7 @@ import threading
 import time
 import uuid
 from argparse import Namespace
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -33,9 +35,10 @@ from clients import registry, sessions
 from clients.bots.pool import BotPool, BotSeat
 from clients.cli import render
 from clients.cli.interactive import InteractivePlayer
+from clients.cli.main import bot_spec
 from clients.games import new_game_request
 from clients.registry import ServiceInfo
-from clients.rpc import CliError, Exit, channel, explain
+from clients.rpc import CliError, Exit, Retry, channel, explain, retryable
 from clients.tournament import report as tournament_report
 from clients.tournament.runner import GameOutcome, Tournament, TournamentConfig
 
@@ -97,20 +100,87 @@ def resolve_game(game_id: str, game: str | None, target: str | None) -> tuple[Se
 
 
 def cmd_up(args: Namespace, console: Console) -> int:
-    """Run ``python -m services.launcher`` in the foreground; Ctrl-C / SIGTERM stop it."""
-    process = subprocess.Popen([sys.executable, "-m", "services.launcher"])
+    """Run ``python -m services.launcher``: in the foreground, or with --detach in the background.
 
-    def forward(signum: int, _frame: Any) -> None:
-        if process.poll() is None:
-            process.send_signal(signum)
+    In the foreground Ctrl-C / SIGTERM stop it. Detached, its output goes to
+    ``launcher.log`` in the log directory, the command returns once every
+    service is ready, and ``roost down`` stops the stack.
+    """
+    command = [sys.executable, "-m", "services.launcher"]
+    if args.log_to_terminal:
+        command.append("--log-to-terminal")
+    if not args.detach:
+        process = subprocess.Popen(command)
 
-    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+        def forward(signum: int, _frame: Any) -> None:
+            if process.poll() is None:
+                process.send_signal(signum)
+
+        previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            code = process.wait()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return code if code >= 0 else Exit.INTERRUPTED
+    running = _stack_pid()
+    if running:
+        raise CliError(f"a detached stack already runs (pid {running}); stop it with `roost down`")
+    logs = Path(os.environ.get("ROOST_LOG_DIR") or ".roost/logs").absolute()
+    logs.mkdir(parents=True, exist_ok=True)
+    log_path = logs / "launcher.log"
+    with open(log_path, "ab") as log:
+        start_offset = log.tell()
+        process = subprocess.Popen(
+            [c for c in command if c != "--log-to-terminal"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    (sessions.home() / "stack.json").write_text(
+        json.dumps({"pid": process.pid, "log": str(log_path), "logs": str(logs)})
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        text = log_path.read_bytes()[start_offset:].decode(errors="replace")
+        if "Roost is running" in text:
+            print(text.rstrip(), flush=True)
+            console.print(
+                f"running in the background (pid {process.pid}); logs in {logs}; "
+                "stop with `roost down`"
+            )
+            return Exit.OK
+        if process.poll() is not None:
+            raise CliError(f"the stack exited ({process.returncode}):\n{text.rstrip()}")
+        time.sleep(0.2)
+    raise CliError(f"the stack was not ready within 90 s; see {log_path}")
+
+
+def _stack_pid() -> int | None:
+    """The pid of the detached stack while it runs."""
     try:
-        code = process.wait()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return code if code >= 0 else Exit.INTERRUPTED
+        pid = int(json.loads((sessions.home() / "stack.json").read_text())["pid"])
+        os.kill(pid, 0)
+    except (OSError, ValueError, KeyError):
+        return None
+    return pid
+
+
+def cmd_down(args: Namespace, console: Console) -> int:
+    """Stop the stack started with ``roost up --detach`` (services drain, then Redis)."""
+    pid = _stack_pid()
+    if pid is None:
+        console.print("no detached stack is running")
+        return Exit.OK
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _stack_pid() == pid:
+        time.sleep(0.2)
+    with contextlib.suppress(OSError):
+        (sessions.home() / "stack.json").unlink()
+    console.print(f"stopped the stack (pid {pid})")
+    return Exit.OK
 
 
 # ------------------------------------------------------------------- games
@@ -135,18 +205,50 @@ def _health(address: str, service: str, timeout: float) -> str:
     return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status).lower()
 
 
+def game_options(info: ServiceInfo) -> list[str]:
+    """The fields of a game's Options message (what ``--options`` JSON may set)."""
+    try:
+        fields = info.messages().NewGameRequest.DESCRIPTOR.fields_by_name["options"]
+    except (ImportError, KeyError):
+        return []
+    return [f.json_name for f in fields.message_type.fields]
+
+
 def cmd_games(args: Namespace, console: Console) -> int:
-    """List games and whether their services answer."""
-    table = Table(title="Roost services", title_justify="left")
-    for column in ("name", "title", "players", "address", "stubs", "health"):
-        table.add_column(column)
+    """List the services: players, options, addresses and whether they answer."""
+    rows = []
     for info in (registry.MATCHMAKER, *registry.GAMES):
         address = info.address()
-        stubs = "yes" if info.available() else "no"
-        players = f"{info.min_players}-{info.max_players}" if info.max_players else ""
-        health = _health(address, info.full_name, args.timeout)
-        table.add_row(info.name, info.title, players, address, stubs, health)
+        rows.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "options": game_options(info) if info.max_players else [],
+                "address": address,
+                "address_variable": info.env_var,
+                "stubs": info.available(),
+                "health": _health(address, info.full_name, args.timeout),
+            }
+        )
+    if args.json:
+        print(json.dumps(rows))
+        return Exit.OK
+    table = Table(title="Roost services", title_justify="left")
+    for column in ("name", "title", "players", "address", "health"):
+        table.add_column(column, no_wrap=column in ("name", "address"))
+    for row in rows:
+        low, high = row["min_players"], row["max_players"]
+        players = (f"{low}" if low == high else f"{low}-{high}") if high else ""
+        stubs = "" if row["stubs"] else " (stubs missing: make proto)"
+        table.add_row(row["name"], row["title"], players, row["address"], row["health"] + stubs)
     console.print(table)
+    console.print("options (--options JSON, e.g. --options '{\"allowFlip\": false}'):")
+    for row in rows:
+        if row["options"]:
+            console.print(f"  {row['name']}: {', '.join(row['options'])}", highlight=False)
+    console.print("addresses: --target, or the variables in docs/CLI.md (GAME_ADDR_<NAME>, ...)")
     return Exit.OK
 
 
@@ -224,12 +326,14 @@ def cmd_new(args: Namespace, console: Console) -> int:
     except Exception as exc:
         raise CliError(f"--options is not valid for {info.name}: {exc}", Exit.USAGE) from exc
     with channel(address) as ch:
-        try:
-            created = info.stub(ch).NewGame(request, timeout=CALL_TIMEOUT)
-        except grpc.RpcError as error:
-            raise explain(error, f"{info.title} service", address) from error
+        stub = info.stub(ch)
+        # A store outage or an overload is retried (with a notice); a service that is
+        # not running is reported at once.
+        retry = Retry(f"{info.title} service", address, notify=_notice)
+        created = retry.call(lambda: stub.NewGame(request, timeout=CALL_TIMEOUT))
     humans = {c.seat: c.token for c in created.credentials if c.seat not in bots}
-    sessions.save(created.game_id, info.name, address, humans, bots)
+    bot_tokens = {c.seat: c.token for c in created.credentials if c.seat in bots}
+    sessions.save(created.game_id, info.name, address, humans, bots, bot_tokens)
     bot_seats = [
         BotSeat(info.name, address, created.game_id, c.seat, c.token, bots[c.seat])
         for c in created.credentials
@@ -239,6 +343,7 @@ def cmd_new(args: Namespace, console: Console) -> int:
     log_path = ""
     if bot_seats and args.play is None:
         pid, log_path = _spawn_bots(created.game_id, bot_seats)
+        sessions.set_bot_process(created.game_id, pid, log_path)
     if args.json:
         print(
             json.dumps(
@@ -325,40 +430,70 @@ def cmd_play(args: Namespace, console: Console) -> int:
 
 
 def cmd_watch(args: Namespace, console: Console) -> int:
-    """Follow a game as a spectator until it ends."""
+    """Follow a game as a spectator until it ends, resuming after a dropped connection."""
     info, address = resolve_game(args.game_id, args.game, args.target)
     m = info.messages()
+    retry = Retry(f"{info.title} service", address, notify=_notice)
     with channel(address) as ch:
         stub = info.stub(ch)
-        try:
-            state = stub.GetState(m.GetStateRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
-            names = {s.seat: s.name for s in state.seats}
-            console.rule(f"{info.title} — game {args.game_id} — spectator")
-            console.print(render.panel_of(state.view, "Board"))
-            start = state.version if args.from_version is None else args.from_version
-            finished = state.status == registry_finished()
-            if not finished or args.from_version is not None:
-                stream = stub.Watch(
-                    m.WatchRequest(
-                        game_id=args.game_id, from_version=start, include_view=args.boards
-                    )
-                )
+
+        def get_state() -> Any:
+            request = m.GetStateRequest(game_id=args.game_id)
+            return retry.call(lambda: stub.GetState(request, timeout=CALL_TIMEOUT))
+
+        state = get_state()
+        names = {s.seat: s.name for s in state.seats}
+        console.rule(f"{info.title} — game {args.game_id} — spectator")
+        console.print(render.panel_of(state.view, "Board"))
+        last = state.version if args.from_version is None else args.from_version
+        finished = state.status == registry_finished()
+        quiet_ends = 0
+        followed = False
+        while not finished or (args.from_version is not None and not followed):
+            followed = True
+            stream = stub.Watch(
+                m.WatchRequest(game_id=args.game_id, from_version=last, include_view=args.boards)
+            )
+            try:
                 for item in stream:
+                    retry.reset()
+                    quiet_ends = 0
+                    last = max(last, item.event.version)
                     console.print(render.event_line(item.event, names))
                     if args.boards and item.HasField("view"):
                         console.print(render.panel_of(item.view, "Board"))
                     if item.event.status == registry_finished():
+                        finished = True
                         break
-                state = stub.GetState(m.GetStateRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
-                if not args.boards:
-                    console.print(render.panel_of(state.view, "Board"))
-            board = stub.Score(m.ScoreRequest(game_id=args.game_id), timeout=CALL_TIMEOUT)
-        except grpc.RpcError as error:
-            raise explain(error, f"{info.title} service", address) from error
+            except grpc.RpcError as error:
+                if not retryable(error, stream=True):
+                    raise explain(error, f"{info.title} service", address) from error
+                retry.wait(error)  # a dropped connection or a restarted service: resume
+                continue
+            finally:
+                stream.cancel()
+            if finished:
+                break
+            # The stream ended without the final event: ask the state what happened.
+            state = get_state()
+            finished = state.status == registry_finished()
+            quiet_ends += 1
+            if finished or quiet_ends >= 3:
+                break
+            time.sleep(0.2 * quiet_ends)
+        if followed and not args.boards:
+            console.print(render.panel_of(get_state().view, "Board"))
+        request = m.ScoreRequest(game_id=args.game_id)
+        board = retry.call(lambda: stub.Score(request, timeout=CALL_TIMEOUT))
     console.print(render.scoreboard(board.scoreboard, names))
     if board.scoreboard.final:
         console.print(render.outcome(board.scoreboard, names))
     return Exit.OK
+
+
+def _notice(text: str) -> None:
+    """A retry notice, on standard error (standard output stays the command's)."""
+    Console(stderr=True).print(f"[yellow]{text}[/yellow]", highlight=False)
 
 
 def registry_finished() -> int:
@@ -380,7 +515,7 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     player = args.player or os.environ.get("USER") or "player"
     party = [pb.Player(player_id=player, name=args.name or player)]
     party += [pb.Player(player_id=p.strip()) for p in args.party.split(",") if p.strip()]
-    counts = args.players or [len(party)]
+    counts = queue_counts(info, args.players, len(party))
     request = pb.EnqueueRequest(
         ticket_id=args.ticket_id or uuid.uuid4().hex,
         game=info.name,
@@ -395,12 +530,14 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     )
     ch = channel(address)
     stub = mm.stub(ch)
-    try:
-        reply = stub.Enqueue(request, timeout=CALL_TIMEOUT)
-    except grpc.RpcError as error:
-        raise explain(error, "matchmaker", address) from error
+    # The same ticket id makes a retried Enqueue harmless.
+    reply = Retry("matchmaker", address, notify=_notice).call(
+        lambda: stub.Enqueue(request, timeout=CALL_TIMEOUT)
+    )
     ticket = reply.ticket
     note = "" if reply.created else " (it already existed)"
+    if args.json:  # standard output carries the JSON alone; progress goes to stderr
+        console = Console(stderr=True)
     console.print(
         f"Queued ticket {ticket.ticket_id}{note} for {info.title}, "
         f"{'/'.join(map(str, ticket.player_counts))} players. Waiting for a match; "
@@ -417,14 +554,30 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     final = None
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    retry = Retry("matchmaker", address, notify=_notice)
+    retry.connected = True  # the Enqueue answered: a lost stream is worth resuming
     try:
-        stream = stub.WatchTicket(
-            pb.WatchTicketRequest(ticket_id=ticket.ticket_id), timeout=args.timeout or None
-        )
-        for item in stream:
-            final = item.ticket
-            name = pb.TicketStatus.Name(final.status).removeprefix("TICKET_STATUS_").lower()
-            console.print(f"ticket {final.ticket_id}: {name}")
+        while final is None or final.status in _waiting(pb):
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+            watch = pb.WatchTicketRequest(ticket_id=ticket.ticket_id)
+            stream = stub.WatchTicket(watch, timeout=left)
+            try:
+                for item in stream:
+                    retry.reset()
+                    final = item.ticket
+                    name = pb.TicketStatus.Name(final.status).removeprefix("TICKET_STATUS_")
+                    console.print(f"ticket {final.ticket_id}: {name.lower()}")
+                if final is None:
+                    break
+                time.sleep(0.2)  # the stream ended while the ticket waits: watch it again
+            except grpc.RpcError as error:
+                timed_out = deadline is not None and time.monotonic() >= deadline
+                if timed_out or not retryable(error, stream=True):
+                    raise
+                retry.wait(error)  # a draining or restarted matchmaker: watch the ticket again
+            finally:
+                stream.cancel()
     except KeyboardInterrupt:
         stop.set()
         _cancel(stub, pb, ticket.ticket_id)
@@ -483,6 +636,48 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     if args.play:
         return InteractivePlayer(console, info, a.address, a.game_id, seats[min(seats)]).run()
     return Exit.OK
+
+
+def _waiting(pb: Any) -> tuple[int, ...]:
+    """Ticket states that still wait for a match."""
+    return tuple(
+        getattr(pb, name)
+        for name in ("TICKET_STATUS_UNSPECIFIED", "TICKET_STATUS_QUEUED", "TICKET_STATUS_MATCHING")
+    )
+
+
+def queue_counts(info: ServiceInfo, wanted: list[int] | None, party: int) -> list[int]:
+    """The player counts to queue for, checked against the game's registry entry.
+
+    Default: the smallest count of a game with others (at least 2) that seats
+    the party; a solo-only game queues for 1. Counts the game cannot be played
+    with, or that cannot seat the party, are refused at once (exit 2).
+    """
+    low, high = info.min_players, info.max_players
+    if wanted is None:
+        if high <= 1:
+            return [max(low, 1)]
+        default = max(low, 2, party)
+        if default > high:
+            raise CliError(
+                f"a party of {party} does not fit in {info.title} ({low}-{high} players)",
+                Exit.USAGE,
+            )
+        return [default]
+    impossible = [n for n in wanted if not low <= n <= high]
+    if impossible:
+        raise CliError(
+            f"{info.title} is played by {low} to {high} players; "
+            f"cannot queue for {', '.join(map(str, impossible))}",
+            Exit.USAGE,
+        )
+    small = [n for n in wanted if n < party]
+    if small:
+        raise CliError(
+            f"a party of {party} does not fit in a {'/'.join(map(str, small))}-player game",
+            Exit.USAGE,
+        )
+    return wanted
 
 
 def _cancel(stub: Any, pb: Any, ticket_id: str) -> None:
@@ -553,20 +748,53 @@ def cmd_leaderboard(args: Namespace, console: Console) -> int:
 # -------------------------------------------------------------------- bots
 
 
+BOTS_USAGE = (
+    "roost bots list | roost bots stop GAME_ID|--all | "
+    "roost bots start GAME_ID [SEAT=KIND ...] | roost bots GAME_ID [SEAT=KIND ...]"
+)
+
+
 def cmd_bots(args: Namespace, console: Console) -> int:
-    """Play remembered seats of a game with bots, in the foreground."""
-    session = sessions.get(args.game_id)
+    """``roost bots``: list, stop, (re)start in the background, or play in the foreground."""
+    words = list(args.words)
+    action = words[0] if words and words[0] in ("list", "stop", "start") else "run"
+    if action != "run":
+        words = words[1:]
+    if action == "list":
+        return _bots_list(args, console)
+    if action == "stop":
+        return _bots_stop(words, console)
+    if not words:
+        raise CliError(f"which game? usage: {BOTS_USAGE}", Exit.USAGE)
+    game_id, specs = words[0], words[1:]
+    try:
+        wanted = [bot_spec(spec) for spec in specs]
+    except argparse.ArgumentTypeError as exc:
+        raise CliError(str(exc), Exit.USAGE) from None
+    session = sessions.get(game_id)
     if not session:
         raise CliError(
-            f"no remembered seats for game {args.game_id} (create it with `roost new`)",
-            Exit.AUTH,
+            f"no remembered seats for game {game_id} (create it with `roost new`)", Exit.AUTH
         )
-    seats = []
-    for seat, kind in args.seats:
-        token = session["seats"].get(str(seat))
-        if not token:
-            raise CliError(f"no token remembered for seat {seat}", Exit.AUTH)
-        seats.append(BotSeat(session["game"], session["address"], args.game_id, seat, token, kind))
+    seats = _bot_seats(game_id, session, wanted)
+    if action == "start":
+        running = _bot_pid(session)
+        if running:
+            raise CliError(
+                f"bots of game {game_id} already run (pid {running}); "
+                f"stop them first with `roost bots stop {game_id}`",
+                Exit.REJECTED,
+            )
+        pid, log_path = _spawn_bots(game_id, seats)
+        sessions.set_bot_process(game_id, pid, log_path)
+        if args.json:
+            print(json.dumps({"game_id": game_id, "bot_pid": pid, "bot_log": log_path}))
+        else:
+            console.print(
+                f"bots playing seats {', '.join(str(s.seat) for s in seats)} of {game_id} "
+                f"in the background (pid {pid}, log {log_path})"
+            )
+        return Exit.OK
     console.print(f"bots playing seats {', '.join(str(s.seat) for s in seats)}; Ctrl-C stops")
 
     async def play() -> list[Any]:
@@ -582,7 +810,120 @@ def cmd_bots(args: Namespace, console: Console) -> int:
             raise explain(result, "game service", session["address"])
         if isinstance(result, BaseException):
             raise CliError(f"a bot failed: {result!r}")
-    console.print("the game is over")
+    if any(getattr(r, "gone", False) for r in results):
+        console.print("the game is gone (expired or abandoned)")
+    else:
+        console.print("the game is over")
+    return Exit.OK
+
+
+def _bot_seats(
+    game_id: str, session: dict[str, Any], wanted: list[tuple[int, str]]
+) -> list[BotSeat]:
+    """The seats to play: those named (any remembered token), else the remembered bot seats."""
+    bot_tokens: dict[str, str] = session.get("bot_tokens", {})
+    kinds: dict[str, str] = session.get("bots", {})
+    if not wanted:
+        wanted = [(int(seat), kinds.get(seat, "random")) for seat in sorted(bot_tokens, key=int)]
+        if not wanted:
+            raise CliError(
+                f"no bot seats remembered for game {game_id}: name them, e.g. 1=random",
+                Exit.USAGE,
+            )
+    seats = []
+    for seat, kind in wanted:
+        token = bot_tokens.get(str(seat)) or session.get("seats", {}).get(str(seat))
+        if not token:
+            raise CliError(f"no token remembered for seat {seat}", Exit.AUTH)
+        seats.append(BotSeat(session["game"], session["address"], game_id, seat, token, kind))
+    return seats
+
+
+def _bot_pid(session: dict[str, Any]) -> int | None:
+    """The pid of the game's background bot process while it runs, else None."""
+    pid = session.get("bot_pid")
+    if not pid:
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except (OSError, ValueError):
+        return None
+    proc = Path(f"/proc/{pid}")
+    if proc.exists():
+        try:
+            if b"clients.bots" not in (proc / "cmdline").read_bytes():
+                return None  # the pid was reused by another program
+            if "\nState:\tZ" in (proc / "status").read_text():
+                return None  # exited, not yet reaped
+        except OSError:
+            return None
+    return int(pid)
+
+
+def _bots_list(args: Namespace, console: Console) -> int:
+    rows = []
+    for game_id, session in sorted(
+        sessions.load_all().items(), key=lambda item: item[1].get("time", 0)
+    ):
+        kinds = session.get("bots", {})
+        if not kinds and not session.get("bot_pid"):
+            continue
+        pid = _bot_pid(session)
+        rows.append(
+            {
+                "game_id": game_id,
+                "game": session.get("game", ""),
+                "seats": {seat: kinds[seat] for seat in sorted(kinds, key=int)},
+                "restartable": sorted(int(s) for s in session.get("bot_tokens", {})),
+                "pid": pid,
+                "running": pid is not None,
+                "log": session.get("bot_log", ""),
+            }
+        )
+    if args.json:
+        print(json.dumps(rows))
+        return Exit.OK
+    if not rows:
+        console.print("no bots remembered")
+        return Exit.OK
+    table = Table(title="Bots", title_justify="left")
+    for column in ("game id", "game", "seats", "state", "log"):
+        table.add_column(column)
+    for row in rows:
+        seats = ", ".join(f"{seat}={kind}" for seat, kind in row["seats"].items())
+        state = f"running (pid {row['pid']})" if row["running"] else "stopped"
+        table.add_row(row["game_id"], row["game"], seats, state, row["log"])
+    console.print(table)
+    console.print("restart stopped bots with: roost bots start GAME_ID")
+    return Exit.OK
+
+
+def _bots_stop(words: list[str], console: Console) -> int:
+    everything = sessions.load_all()
+    if words == ["--all"]:
+        targets = list(everything)
+    elif len(words) == 1:
+        if words[0] not in everything:
+            raise CliError(f"no remembered game {words[0]}", Exit.NOT_FOUND)
+        targets = words
+    else:
+        raise CliError(f"usage: {BOTS_USAGE}", Exit.USAGE)
+    stopped = 0
+    for game_id in targets:
+        pid = _bot_pid(everything[game_id])
+        if pid is None:
+            continue
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+        for _ in range(50):
+            if _bot_pid(everything[game_id]) is None:
+                break
+            time.sleep(0.1)
+        sessions.set_bot_process(game_id, None)
+        console.print(f"stopped the bots of {game_id} (pid {pid})")
+        stopped += 1
+    if not stopped:
+        console.print("no running bots to stop")
     return Exit.OK
 
 
@@ -608,28 +949,38 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         game_timeout=args.timeout,
     )
     started = time.perf_counter()
-    if args.no_progress or args.json:
-        results = asyncio.run(Tournament(config).run())
-    else:
-        columns = (
-            SpinnerColumn(),
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-        )
-        with Progress(*columns, console=console) as progress:
-            task = progress.add_task(f"{info.name} games", total=args.games, rate="")
+    tournament = Tournament(config)
+    interrupted = False
+    try:
+        if args.no_progress or args.json:
+            asyncio.run(tournament.run())
+        else:
+            columns = (
+                SpinnerColumn(),
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+            )
+            with Progress(*columns, console=console) as progress:
+                task = progress.add_task(f"{info.name} games", total=args.games, rate="")
 
-            def on_game(_outcome: GameOutcome | None) -> None:
-                elapsed = max(time.perf_counter() - started, 1e-9)
-                done = progress.tasks[0].completed + 1
-                progress.update(task, advance=1, rate=f"{done / elapsed:.1f} games/s")
+                def on_game(_outcome: GameOutcome | None) -> None:
+                    elapsed = max(time.perf_counter() - started, 1e-9)
+                    done = progress.tasks[0].completed + 1
+                    progress.update(task, advance=1, rate=f"{done / elapsed:.1f} games/s")
 
-            results = asyncio.run(Tournament(config, on_game).run())
+                tournament.on_game = on_game
+                asyncio.run(tournament.run())
+    except KeyboardInterrupt:
+        interrupted = True  # report what was played so far
+    results = tournament.results
+    if not results.seconds:
+        results.seconds = time.perf_counter() - started
     report = results.to_dict()
     report["command"] = "roost " + shlex.join(args.argv)
+    report["interrupted"] = interrupted
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -638,4 +989,6 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         tournament_report.write(report, args.report)
         if not args.json:
             console.print(f"report written to {args.report}")
+    if interrupted:
+        return Exit.INTERRUPTED
     return Exit.OK if report["games_finished"] == args.games else Exit.ERROR

@@ -10,7 +10,6 @@ others do, until the seat is asked again.
 from __future__ import annotations
 
 import sys
-import time
 import uuid
 from typing import Any
 
@@ -20,18 +19,10 @@ from roost.common.v1 import common_pb2
 
 from clients.cli import render
 from clients.registry import ServiceInfo
-from clients.rpc import CliError, Exit, channel, explain, metadata
+from clients.rpc import CliError, Exit, Retry, channel, explain, metadata, retryable
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 CALL_TIMEOUT = 15.0
-MAX_WATCH_FAILURES = 10
-TRANSIENT = {
-    grpc.StatusCode.UNAVAILABLE,
-    grpc.StatusCode.INTERNAL,
-    grpc.StatusCode.UNKNOWN,
-    grpc.StatusCode.CANCELLED,
-    grpc.StatusCode.DEADLINE_EXCEEDED,
-}
 HELP = (
     "Enter the number of an action to play it. Other keys: b = draw the board, "
     "s = scores, q = leave (the game goes on without you), ? = this help."
@@ -66,15 +57,18 @@ class InteractivePlayer:
         self.names: dict[int, str] = {}
         self.seat = -1
         self._announced = -1
-        self._failures = 0
+        self.retry = Retry(
+            f"{info.title} service",
+            address,
+            notify=lambda text: Console(stderr=True).print(f"[yellow]{text}[/yellow]"),
+        )
 
     # --------------------------------------------------------------- calls
 
     def _call(self, method: str, request: Any) -> Any:
-        try:
-            return getattr(self.stub, method)(request, metadata=self.md, timeout=CALL_TIMEOUT)
-        except grpc.RpcError as error:
-            raise explain(error, f"{self.info.title} service", self.address) from error
+        """A unary call, retried with backoff while the service is unavailable."""
+        rpc = getattr(self.stub, method)
+        return self.retry.call(lambda: rpc(request, metadata=self.md, timeout=CALL_TIMEOUT))
 
     def _state(self) -> Any:
         return self._call("GetState", self.m.GetStateRequest(game_id=self.game_id))
@@ -148,7 +142,7 @@ class InteractivePlayer:
                 action_id=choice,
             )
             try:
-                reply = self.stub.Apply(request, metadata=self.md, timeout=CALL_TIMEOUT)
+                reply = self._apply(request)
             except grpc.RpcError as error:
                 if error.code() == grpc.StatusCode.ABORTED:
                     self.console.print(
@@ -166,6 +160,19 @@ class InteractivePlayer:
             version, actions = reply.version, list(reply.next_actions)
             if actions:
                 self._draw(reply.view)
+
+    def _apply(self, request: Any) -> Any:
+        """Apply, retried with the same request id (a lost reply returns the first result)."""
+        while True:
+            try:
+                reply = self.stub.Apply(request, metadata=self.md, timeout=CALL_TIMEOUT)
+            except grpc.RpcError as error:
+                if not retryable(error):
+                    raise
+                self.retry.wait(error)
+                continue
+            self.retry.reset()
+            return reply
 
     def _read_choice(self, actions: list[Any]) -> int:
         while True:
@@ -203,22 +210,25 @@ class InteractivePlayer:
             waiting = ", ".join(self.names.get(s, f"seat {s}") for s in state.to_act)
             self.console.print(f"[dim]Waiting for {waiting}...[/dim]")
             self._announced = state.version
-        stream = self.stub.Watch(
-            self.m.WatchRequest(game_id=self.game_id, from_version=state.version),
-            metadata=self.md,
-        )
-        try:
-            for item in stream:
-                self._failures = 0
-                event = item.event
-                self.console.print(render.event_line(event, self.names))
-                if event.status == FINISHED or self.seat in event.to_act:
-                    return
-        except grpc.RpcError as error:
-            if error.code() not in TRANSIENT or self._failures >= MAX_WATCH_FAILURES:
-                raise explain(error, f"{self.info.title} service", self.address) from error
-            self._failures += 1
-        finally:
-            stream.cancel()
-        # The stream ended (or failed) before anything for us: look again shortly.
-        time.sleep(min(0.1 * 2**self._failures, 2.0))
+        last = state.version
+        while True:
+            stream = self.stub.Watch(
+                self.m.WatchRequest(game_id=self.game_id, from_version=last), metadata=self.md
+            )
+            try:
+                for item in stream:
+                    self.retry.reset()
+                    event = item.event
+                    last = max(last, event.version)
+                    self.console.print(render.event_line(event, self.names))
+                    if event.status == FINISHED or self.seat in event.to_act:
+                        return
+                # The stream ended without anything for us: look at the state again.
+                return
+            except grpc.RpcError as error:
+                if not retryable(error, stream=True):
+                    raise explain(error, f"{self.info.title} service", self.address) from error
+                # A dropped connection or a restarted service: resume after ``last``.
+                self.retry.wait(error)
+            finally:
+                stream.cancel()

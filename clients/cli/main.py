@@ -22,7 +22,7 @@ EXIT_CODES = """exit codes:
   0    success
   1    unexpected error (or a tournament whose games did not all finish)
   2    bad command line
-  3    a service is unreachable
+  3    a service is unreachable, or stayed unavailable while retrying
   4    the seat token was refused or is missing
   5    the game or ticket does not exist
   6    the service refused the request (invalid option, illegal action, ...)
@@ -30,6 +30,41 @@ EXIT_CODES = """exit codes:
   8    roost play: standard input ended before the game did
   130  interrupted (Ctrl-C)
 """
+
+
+EXAMPLES = {
+    "up": ["roost up", "roost up --detach && roost games", "roost down"],
+    "down": ["roost down"],
+    "games": ["roost games", "roost games --json"],
+    "new": [
+        "roost new undertheleaves --players 2 --bot 1=greedy --play 0",
+        "roost new skygarden --players 1 --play 0",
+        "roost new wingspan -n 3 --bot 1=random --bot 2=greedy --json",
+    ],
+    "play": ["roost play GAME_ID", "roost play GAME_ID --seat 1", "roost play GAME_ID --token T"],
+    "watch": ["roost watch GAME_ID", "roost watch GAME_ID --from-version 0 --boards"],
+    "queue": [
+        "roost queue undertheleaves --play",
+        "roost queue wingspan --players 2-4 --bots greedy --bot-wait 10",
+        "roost queue birdscaping --json",
+    ],
+    "leaderboard": ["roost leaderboard", "roost leaderboard wingspan --limit 5 --json"],
+    "bots": [
+        "roost bots list",
+        "roost bots start GAME_ID",
+        "roost bots stop GAME_ID",
+        "roost bots GAME_ID 0=greedy",
+    ],
+    "tournament": [
+        "roost tournament --game undertheleaves --players 2 --games 20 --bots random,greedy",
+        "roost tournament --game wingspan --players 3 --via-matchmaker --report out.json",
+    ],
+}
+
+
+def _examples(*commands: str) -> str:
+    lines = [f"  {line}" for name in commands for line in EXAMPLES[name]]
+    return "examples:\n" + "\n".join(lines) + "\n"
 
 
 def _players(text: str) -> list[int]:
@@ -57,7 +92,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _bot(text: str) -> tuple[int, str]:
+def bot_spec(text: str) -> tuple[int, str]:
+    """SEAT=KIND."""
     seat, sep, kind = text.partition("=")
     if not sep or not seat.strip().isdigit() or kind not in KINDS:
         raise argparse.ArgumentTypeError(
@@ -81,7 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="roost",
         description="Play, watch, queue, run bots and tournaments on Roost game services.\n"
         f"Games: {games}.",
-        epilog=EXIT_CODES + "\nSee docs/CLI.md for examples.",
+        epilog=_examples("up", "new", "play", "queue", "bots")
+        + "\n"
+        + EXIT_CODES
+        + "\nAddresses: --target / --matchmaker, else GAME_ADDR_<GAME> / MATCHMAKER_ADDR,\n"
+        "else 127.0.0.1 and the game's default port. More in docs/CLI.md.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -91,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
             name,
             help=help_text,
             description=description or help_text,
-            epilog=EXIT_CODES,
+            epilog=_examples(name) + "\nexit codes: see `roost --help`.",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
@@ -101,10 +141,21 @@ def build_parser() -> argparse.ArgumentParser:
         "Start Redis (embedded unless REDIS_URL is set) and every implemented service on its "
         "default port (python -m services.launcher). Ctrl-C stops everything.",
     )
+    up.add_argument(
+        "--detach", "-d", action="store_true",
+        help="run in the background (output: .roost/logs/launcher.log); `roost down` stops it",
+    )  # fmt: skip
+    up.add_argument(
+        "--log-to-terminal", action="store_true",
+        help="the services' log lines to this terminal instead of .roost/logs/<service>.log",
+    )  # fmt: skip
     up.set_defaults(run="up")
+    down = command("down", "stop the stack started with `roost up --detach`")
+    down.set_defaults(run="down")
 
     games_cmd = command("games", "list the games, their addresses and whether they answer")
     games_cmd.add_argument("--timeout", type=float, default=1.0, help="seconds per health check")
+    games_cmd.add_argument("--json", action="store_true", help="print JSON instead of a table")
     games_cmd.set_defaults(run="games")
 
     new = command(
@@ -118,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--players", "-n", type=_positive, required=True, help="number of seats")
     new.add_argument(
         "--bot",
-        type=_bot,
+        type=bot_spec,
         action="append",
         default=[],
         metavar="SEAT=KIND",
@@ -165,7 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     queue.add_argument("game", metavar="GAME", help=f"one of: {games}")
     queue.add_argument(
-        "--players", type=_players, default=None, help="acceptable counts: N, N,M or N-M"
+        "--players",
+        type=_players,
+        default=None,
+        help="acceptable counts: N, N,M or N-M (default: the game's smallest count with "
+        "others that seats your party; 1 for a solo-only game)",
     )
     queue.add_argument("--player", default="", help="your player id (default: $USER)")
     queue.add_argument("--name", default="", help="your display name")
@@ -194,12 +249,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     bots = command(
         "bots",
-        "let bots play seats of a game you created",
-        "Play seats of GAME_ID with bots in this process until the game ends; tokens come "
-        "from the session file written by `roost new`.",
+        "list, stop and restart bots; or play seats with bots here",
+        "Bots play the seats of games you created. Their tokens are remembered in the "
+        "state directory, so a stopped or crashed bot can be restarted.\n\n"
+        "  roost bots list                       every game with bots, running or stopped\n"
+        "  roost bots stop GAME_ID | --all       stop background bots\n"
+        "  roost bots start GAME_ID [SEAT=KIND]  (re)start the bots in the background\n"
+        "  roost bots GAME_ID [SEAT=KIND ...]    play in this terminal until the game ends\n\n"
+        "Without SEAT=KIND the remembered bot seats and kinds are used.",
     )
-    bots.add_argument("game_id", metavar="GAME_ID")
-    bots.add_argument("seats", nargs="+", type=_bot, metavar="SEAT=KIND")
+    bots.add_argument("words", nargs="+", metavar="ACTION_OR_GAME_ID", help="see above")
+    bots.add_argument("--json", action="store_true", help="list/start: print JSON")
     bots.set_defaults(run="bots")
 
     tour = command(

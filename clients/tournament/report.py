@@ -26,6 +26,17 @@ def show(report: dict[str, Any], console: Console) -> None:
         ("decisions", str(report["decisions"])),
         ("decisions per second", f"{report['decisions_per_second']:.1f}"),
     ]
+    if report.get("interrupted"):
+        rows.append(("interrupted", "yes (Ctrl-C): a partial report"))
+    if len(report["bots"]) > 1:
+        same = report["games_finished"] - report["head_to_head_games"]
+        rows.append(
+            (
+                "head-to-head games",
+                f"{report['head_to_head_games']} (kinds against each other); "
+                f"{same} with one kind only",
+            )
+        )
     if "matchmaking_wait_ms" in report:
         waits = report["matchmaking_wait_ms"]
         rows.append(("queue wait p50 / p95 ms", f"{waits['p50']} / {waits['p95']}"))
@@ -71,6 +82,19 @@ def show(report: dict[str, Any], console: Console) -> None:
             f"{row['ordinal']:.2f}",
         )
     console.print(bots)
+    if report["via_matchmaker"] and len(report["bots"]) > 1:
+        games = Table(
+            title="Games (as the matchmaker grouped the tickets)",
+            box=box.SIMPLE_HEAVY,
+            title_justify="left",
+        )
+        for column in ("game id", "seats", "head-to-head", "winners"):
+            games.add_column(column)
+        for game in report["games"]:
+            seats = ", ".join(f"{seat}={kind}" for seat, kind in game["kinds"].items())
+            winners = ", ".join(str(w) for w in game["winners"])
+            games.add_row(game["game_id"], seats, "yes" if game["head_to_head"] else "no", winners)
+        console.print(games)
     for failure in report["failures"]:
         console.print(f"[red]failed:[/red] {failure}")
 

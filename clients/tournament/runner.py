@@ -62,6 +62,11 @@ class GameOutcome:
     winners: list[int]
     seconds: float
 
+    @property
+    def head_to_head(self) -> bool:
+        """True when different bot kinds met (not one kind playing itself)."""
+        return len(set(self.kinds.values())) > 1
+
 
 @dataclass
 class Results:
@@ -148,6 +153,16 @@ class Results:
                 f"{m}:{code}": n for (m, code), n in sorted(self.stats.errors_by_method.items())
             },
             "bots_summary": self.bot_table(),
+            "head_to_head_games": sum(1 for o in self.outcomes if o.head_to_head),
+            "games": [
+                {
+                    "game_id": o.game_id,
+                    "kinds": {str(seat): kind for seat, kind in sorted(o.kinds.items())},
+                    "head_to_head": o.head_to_head,
+                    "winners": o.winners,
+                }
+                for o in self.outcomes
+            ],
             "failures": self.failures[:20],
         }
         if c.via_matchmaker:

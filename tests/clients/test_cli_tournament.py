@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.clients.conftest import Roost
-from tests.matchmaking.stack import implemented_games
+from tests.clients.conftest import Roost, roost_command
+from tests.matchmaking.stack import ROOT, implemented_games
 
 # Tournaments over a stack of service processes: left out of make test-fast.
 pytestmark = pytest.mark.slow
@@ -44,7 +47,7 @@ def test_a_tournament_through_the_matchmaker(roost: Roost, tmp_path: Path) -> No
     report_path = tmp_path / "mm.json"
     result = roost(
         "tournament", "--game", "undertheleaves", "--players", "2", "--games", "4",
-        "--concurrency", "2", "--bots", "random", "--via-matchmaker",
+        "--concurrency", "2", "--bots", "random,greedy", "--via-matchmaker",
         "--report", str(report_path), timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -52,3 +55,33 @@ def test_a_tournament_through_the_matchmaker(roost: Roost, tmp_path: Path) -> No
     assert report["games_finished"] == 4 and report["via_matchmaker"]
     assert report["rpc_latency"]["Enqueue"]["calls"] == 8
     assert report["matchmaking_wait_ms"]["p50"] >= 0
+    # Which games put the two kinds against each other, as the matchmaker grouped them.
+    assert len(report["games"]) == 4
+    head_to_head = [g for g in report["games"] if g["head_to_head"]]
+    assert report["head_to_head_games"] == len(head_to_head)
+    assert all(len(set(g["kinds"].values())) == 2 for g in head_to_head)
+    assert "head-to-head games" in result.stdout and "Games (as the matchmaker" in result.stdout
+
+
+def test_ctrl_c_writes_the_partial_report(roost: Roost, tmp_path: Path) -> None:
+    report_path = tmp_path / "partial.json"
+    process = subprocess.Popen(
+        [
+            *roost_command(), "tournament", "--game", "undertheleaves", "--players", "2",
+            "--games", "500", "--concurrency", "2", "--no-progress",
+            "--report", str(report_path),
+        ],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=roost.env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        time.sleep(1)
+        if time.monotonic() > deadline - 54:
+            break
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err[-3000:]
+    report = json.loads(report_path.read_text())
+    assert report["interrupted"] is True
+    assert report["games_requested"] == 500 and report["games_finished"] < 500
+    assert "partial report" in out
