@@ -9,7 +9,10 @@ Redis.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,7 +28,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 from roost.common.v1 import common_pb2
 
-from services.core.game_service import GameSpec
+from services.core.game_service import GameSpec, catalogue_version
 from services.core.store import events_key, game_key
 from tests.harness import ServerHandle, game_server
 
@@ -126,6 +129,10 @@ class Client:
             timeout=120,
         )
 
+    def catalogue(self, if_version: str = "") -> Any:
+        """GetCatalogue (no game, no token)."""
+        return self.stub.GetCatalogue(self.m.GetCatalogueRequest(if_version=if_version), timeout=30)
+
     def play_random(self, created: Any, rng: random.Random, max_steps: int = 100_000) -> int:
         """Play ``created`` to the end with random legal choices; return the final version."""
         tokens = {c.seat: c.token for c in created.credentials}
@@ -157,8 +164,18 @@ class ServiceContract:
     #: True when the first legal action's score effect involves no chance.
     preview_is_exact: ClassVar[bool] = True
 
+    #: Which fields of View and Action name a catalogue entry: ``"Message.field"``
+    #: or ``"field"`` (any message) -> the Catalogue's repeated field holding it.
+    catalogue_refs: ClassVar[dict[str, str]] = {}
+    #: Values of those fields that name no entry (documented in catalogue.proto).
+    catalogue_non_ids: ClassVar[frozenset[Any]] = frozenset()
+
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """Sequences (deck/bag order, other hands) that ``reader`` must never see."""
+        raise NotImplementedError
+
+    def expected_assumed(self) -> dict[str, set[Any]]:
+        """Catalogue kind -> the ids the rules data marks as assumed (read from the data)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------- fixtures
@@ -706,6 +723,135 @@ class ServiceContract:
         for _ in range(version):
             self.assert_no_secrets(next(stream), state, None)
         stream.cancel()
+
+    # ------------------------------------------------------------ catalogue
+
+    def test_catalogue_has_every_id_views_and_actions_mention(self, client: Client) -> None:
+        """Random games: every card/tile/dweller/... id in any seat's or a
+        spectator's view, and in every legal action, is in the catalogue."""
+        entries = catalogue_ids(client.catalogue().catalogue)
+        assert set(self.catalogue_refs.values()) <= set(entries), "a ref names no catalogue field"
+        seen: dict[str, set[Any]] = {}
+        rng = random.Random(16)
+        for game in range(2):
+            players = rng.choice(self.player_counts)
+            created = client.new_game(players, seed=1600 + game)
+            tokens = {c.seat: c.token for c in created.credentials}
+            game_id, version, to_act = created.game_id, created.version, list(created.to_act)
+            _references(created.view, self.catalogue_refs, seen)
+            for step in range(100_000):
+                if step % 7 == 0 or not to_act:
+                    for token in [None, *tokens.values()]:
+                        _references(client.state(game_id, token).view, self.catalogue_refs, seen)
+                if not to_act:
+                    break
+                seat = rng.choice(to_act)
+                actions = list(client.legal(game_id, tokens[seat]).actions)
+                for legal in actions:
+                    _references(legal.action, self.catalogue_refs, seen)
+                reply = client.apply(
+                    game_id, tokens[seat], version, action_id=rng.randrange(len(actions))
+                )
+                _references(reply.view, self.catalogue_refs, seen)
+                version, to_act = reply.version, list(reply.to_act)
+        assert set(seen) == set(self.catalogue_refs.values()), "a kind was never met"
+        for kind, ids in seen.items():
+            missing = ids - entries[kind] - self.catalogue_non_ids
+            assert not missing, f"{kind}: {sorted(missing)[:10]} not in the catalogue"
+
+    def test_catalogue_version_is_stable_across_calls_and_processes(self, client: Client) -> None:
+        """The version is a content hash: the same in every call and in a fresh process."""
+        first, second = client.catalogue(), client.catalogue()
+        assert first.version == second.version
+        assert len(first.version) == 32
+        assert first.catalogue == second.catalogue
+        assert catalogue_version(first.catalogue) == first.version
+        module = type(self).spec.catalogue.__module__  # type: ignore[union-attr]
+        script = (
+            "from services.core.game_service import catalogue_version; "
+            f"from {module} import build; print(catalogue_version(build()))"
+        )
+        other = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "12345"},
+        )
+        assert other.stdout.strip() == first.version
+
+    def test_catalogue_if_version(self, client: Client) -> None:
+        """The current if_version: not_modified, no catalogue, the same version;
+        any other (or none): the whole catalogue."""
+        full = client.catalogue()
+        assert not full.not_modified and full.HasField("catalogue")
+        same = client.catalogue(if_version=full.version)
+        assert same.not_modified and same.version == full.version
+        assert not same.HasField("catalogue")
+        stale = client.catalogue(if_version="0" * 32)
+        assert not stale.not_modified and stale.catalogue == full.catalogue
+
+    def test_catalogue_flags_what_the_data_marks_assumed(self, client: Client) -> None:
+        """Every entry names its provenance; ``assumed`` is set exactly on the
+        entries the rules data marks as assumed."""
+        catalogue = client.catalogue().catalogue
+        flagged: dict[str, set[Any]] = {}
+        for kind, entry in _entries(catalogue):
+            assert entry.source, f"{kind} {_entry_id(entry)} has no provenance"
+            assert entry.assumed == ("assumed" in entry.source.lower()), (kind, _entry_id(entry))
+            if entry.assumed:
+                flagged.setdefault(kind, set()).add(_entry_id(entry))
+        expected = {kind: ids for kind, ids in self.expected_assumed().items() if ids}
+        assert flagged == expected
+
+
+def _entries(catalogue: Any) -> Iterator[tuple[str, Any]]:
+    """(kind, entry) for every entry of a Catalogue message (its repeated
+    fields of messages with an ``assumed`` flag)."""
+    for kind in _kinds(catalogue):
+        for entry in getattr(catalogue, kind):
+            yield kind, entry
+
+
+def _kinds(catalogue: Any) -> list[str]:
+    """The Catalogue's fields that list entries."""
+    return [
+        field.name
+        for field in catalogue.DESCRIPTOR.fields
+        if field.is_repeated
+        and field.message_type is not None
+        and "assumed" in field.message_type.fields_by_name
+    ]
+
+
+def _entry_id(entry: Any) -> Any:
+    """An entry's id: its field number 1."""
+    return getattr(entry, entry.DESCRIPTOR.fields_by_number[1].name)
+
+
+def catalogue_ids(catalogue: Any) -> dict[str, set[Any]]:
+    """Catalogue kind -> the ids of its entries."""
+    ids: dict[str, set[Any]] = {kind: set() for kind in _kinds(catalogue)}
+    for kind, entry in _entries(catalogue):
+        ids[kind].add(_entry_id(entry))
+    return ids
+
+
+def _references(message: Any, refs: dict[str, str], seen: dict[str, set[Any]]) -> None:
+    """Collect into ``seen`` the catalogue ids ``message`` names (recursively)."""
+    for field, value in message.ListFields():
+        values = value if field.is_repeated else [value]
+        if field.message_type is not None:
+            for item in values:
+                _references(item, refs, seen)
+            continue
+        kind = refs.get(f"{field.containing_type.name}.{field.name}") or refs.get(field.name)
+        if kind is None:
+            continue
+        for item in values:
+            if item == "" or (isinstance(item, int) and item < 0):
+                continue
+            seen.setdefault(kind, set()).add(item)
 
 
 def _lists_in(value: Any) -> Iterator[list[Any]]:

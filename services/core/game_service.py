@@ -1,4 +1,4 @@
-"""The generic game servicer: every game's seven RPCs, written once.
+"""The generic game servicer: every game's RPCs, written once.
 
 A game service is a :class:`GameSpec` (its engine, its generated messages and
 its proto service name) plus a two-line subclass that mixes
@@ -79,13 +79,17 @@ class GameSpec:
     #: out before (built once and shared), so the wire cache matches parts by
     #: identity alone and keeps nothing per game (``ViewWire(shared=True)``).
     view_parts_shared: bool = False
+    #: Builds the game's ``Catalogue`` message (every card, tile, ... with its
+    #: printed facts) from the rules data; called once per process, on the
+    #: first GetCatalogue (``services/<game>/catalogue.py``).
+    catalogue: Callable[[], Message] | None = None
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
     """The game's servicer: :class:`GameServicer` mixed into the generated base."""
     short = spec.service_name.rsplit(".", 1)[1]
     base = getattr(spec.grpc_module, f"{short}Servicer")
-    doc = f"``{spec.service_name}``: the seven RPCs of :class:`GameServicer`."
+    doc = f"``{spec.service_name}``: the RPCs of :class:`GameServicer`."
     return type(f"{short}Service", (GameServicer, base), {"__doc__": doc})
 
 
@@ -148,7 +152,7 @@ def _status_value(name: str) -> int:
 
 
 class GameServicer:
-    """The seven RPCs of every game, over a :class:`GameStore`.
+    """The RPCs of every game, over a :class:`GameStore`.
 
     Subclass together with the generated ``<Game>Servicer`` base; see
     ``services/undertheleaves/service.py``.
@@ -178,6 +182,7 @@ class GameServicer:
         # changes, so an entry is valid on every replica.
         self._legal_cache = _Lru(CACHE_SIZE)
         self._view_cache = _Lru(CACHE_SIZE // 2)
+        self._catalogue: CatalogueReplies | None = None
 
     # ----------------------------------------------------------------- helpers
 
@@ -655,6 +660,47 @@ class GameServicer:
             options_json=_canonical(meta.options),
             players=meta.players,
         )
+
+    # ---------------------------------------------------------- GetCatalogue
+
+    @unary("game")
+    async def GetCatalogue(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        """The game's catalogue, or ``not_modified`` when the caller has this version."""
+        replies = self._catalogue
+        if replies is None:
+            if self.spec.catalogue is None:
+                raise errors.invalid_argument("if_version", "this game has no catalogue")
+            replies = self._catalogue = catalogue_replies(
+                self.spec.catalogue(), self.m.GetCatalogueResponse
+            )
+        return replies.unchanged if request.if_version == replies.version else replies.full
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueReplies:
+    """A game's GetCatalogue answers, serialized once: the catalogue never changes
+    while the process runs."""
+
+    #: Content hash of the catalogue (hex SHA-256 of its deterministic bytes, 32 digits).
+    version: str
+    #: The response carrying the catalogue.
+    full: bytes
+    #: The response for a caller that already has ``version``.
+    unchanged: bytes
+
+
+def catalogue_version(catalogue: Message) -> str:
+    """The catalogue's content hash: the same data gives the same version in every
+    process (deterministic serialization; catalogues hold no maps)."""
+    return hashlib.sha256(catalogue.SerializeToString(deterministic=True)).hexdigest()[:32]
+
+
+def catalogue_replies(catalogue: Message, response: type[Message]) -> CatalogueReplies:
+    """Both GetCatalogue answers of ``catalogue``, ready to send."""
+    version = catalogue_version(catalogue)
+    full = response(version=version, catalogue=catalogue).SerializeToString(deterministic=True)
+    unchanged = response(version=version, not_modified=True).SerializeToString()
+    return CatalogueReplies(version=version, full=full, unchanged=unchanged)
 
 
 def _canonical(options: dict[str, Any]) -> str:

@@ -7,7 +7,9 @@ generator state.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from pathlib import Path
+from typing import Any, ClassVar
 
 import redis
 from wingspan_helpers import owl_decision
@@ -17,6 +19,8 @@ from services.wingspan.service import SPEC
 from tests.harness import game_server
 from tests.service_contract import Client, ServiceContract
 
+DATA = Path(__file__).resolve().parents[2] / "services" / "wingspan" / "rules" / "data"
+
 
 class TestWingspanService(ServiceContract):
     """Wingspan issue: the complete game as a service, 2 to 5 players."""
@@ -24,6 +28,19 @@ class TestWingspanService(ServiceContract):
     spec = SPEC
     player_counts = (2, 3, 4, 5)
     preview_is_exact = False
+    catalogue_refs: ClassVar[dict[str, str]] = {
+        "bird": "birds",
+        "birds": "birds",
+        "BonusCard.bonus": "bonus_cards",
+        "KeepBonus.bonus": "bonus_cards",
+        "RoundGoal.goal_id": "goals",
+    }
+
+    def expected_assumed(self) -> dict[str, set[Any]]:
+        """The three bonus ladders the data README names as assumed; nothing else."""
+        data = json.loads((DATA / "bonus_cards.json").read_text())["bonus_cards"]
+        ladders = {"Backyard Birder", "Photographer", "Anatomist"}
+        return {"bonus_cards": {i for i, c in enumerate(data) if c["name"] in ladders}}
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """Deck orders, and every other seat's hand and bonus cards."""
