@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from roost.birdscaping.v1 import service_pb2, service_pb2_grpc, types_pb2
 
+from services.birdscaping import catalogue
 from services.birdscaping.rules import ENGINE
 from services.core.game_service import GameSpec
 from services.registry import by_name
@@ -20,4 +21,5 @@ SPEC = GameSpec(
     types=types_pb2,
     grpc_module=service_pb2_grpc,
     view_parts_are_values=True,
+    catalogue=catalogue.build,
 )

@@ -6,6 +6,7 @@ from roost.skygarden.v1 import service_pb2, service_pb2_grpc, types_pb2
 
 from services.core.game_service import GameSpec
 from services.registry import by_name
+from services.skygarden import catalogue
 from services.skygarden.rules import ENGINE
 
 #: The game's name, proto service and port, from the registry.
@@ -20,4 +21,5 @@ SPEC = GameSpec(
     types=types_pb2,
     grpc_module=service_pb2_grpc,
     view_parts_are_values=True,
+    catalogue=catalogue.build,
 )

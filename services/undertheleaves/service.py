@@ -8,6 +8,7 @@ from roost.undertheleaves.v1 import service_pb2, service_pb2_grpc, types_pb2
 
 from services.core.game_service import GameSpec
 from services.registry import by_name
+from services.undertheleaves import catalogue
 from services.undertheleaves.rules import ENGINE
 
 
@@ -34,4 +35,5 @@ SPEC = GameSpec(
     adapt_options=adapt_options,
     view_parts_are_values=True,
     view_parts_shared=True,
+    catalogue=catalogue.build,
 )

@@ -7,10 +7,11 @@ Secrets: the deck order, the other seat's hand, the generator state.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from birdscaping_helpers import same_game_other_secrets
 
+from services.birdscaping.rules.cards import RAW_CARDS
 from services.birdscaping.service import SPEC
 from tests.service_contract import ServiceContract
 from tests.stored_previews import previews_of_stored
@@ -23,6 +24,19 @@ class TestBirdscapingService(ServiceContract):
     player_counts = (1, 2)
     full_games_per_count = 2
     preview_is_exact = False
+    catalogue_refs: ClassVar[dict[str, str]] = {
+        name: "cards"
+        for name in (
+            "card", "hand", "offer", "discard_pile", "ai_column", "pending_discards",
+            "set_aside", "looked", "draft_packet", "activation_queue", "ability_card",
+        )
+    }  # fmt: skip
+
+    def expected_assumed(self) -> dict[str, set[Any]]:
+        """Every card: no public card list exists (data/README.md)."""
+        cards = RAW_CARDS["cards"]
+        assert all("assumed" in c["source"] for c in cards)
+        return {"cards": {c["id"] for c in cards}}
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """The deck order and every other seat's hand."""

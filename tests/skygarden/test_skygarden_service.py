@@ -8,12 +8,13 @@ that hide what is hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import redis
 from skygarden_helpers import hidden_variant
 
 from services.core.store import game_key
+from services.skygarden.rules import data as D
 from services.skygarden.service import SPEC
 from tests.service_contract import Client, ServiceContract
 
@@ -24,6 +25,35 @@ class TestSkyGardenService(ServiceContract):
     spec = SPEC
     player_counts = (1, 2, 3, 4)
     preview_is_exact = False
+    catalogue_refs: ClassVar[dict[str, str]] = {
+        **{
+            name: "birds"
+            for name in (
+                "bird", "birds", "chip_bird", "nest_birds", "nest_box", "event_birds",
+                "pending_bird", "bird_choice", "bonus_birds",
+            )
+        },
+        "event_card": "event_cards",
+        "dealt_events": "event_cards",
+        "KeepEvent.card": "event_cards",
+        "MilestoneSlot.tile": "milestones",
+        "setup_card": "setup_cards",
+        "Advertise.ad": "advertisements",
+        "LineBonus.line": "line_bonuses",
+    }  # fmt: skip
+    #: The Nest Box's Golden Egg icon (SeatView.nest_box) is no bird.
+    catalogue_non_ids = frozenset({"golden_egg"})
+
+    def expected_assumed(self) -> dict[str, set[Any]]:
+        """What the data files tag assumed: the Special Birds, Event cards, Milestone
+        tiles and starting setup cards, and where each birdcage bonus sits."""
+        return {
+            "birds": set(D.SPC),
+            "event_cards": set(D.EVENT_IDS),
+            "milestones": set(D.TILE_IDS),
+            "setup_cards": set(D.SETUP_IDS),
+            "line_bonuses": set(D.LINE_NAMES),
+        }
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """Sky Garden's only secrets are the Event cards (checked below) and the generator."""

@@ -7,7 +7,7 @@ Secrets: the bag order and the generator state.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from undertheleaves_builder import with_other_bag
 
@@ -22,6 +22,17 @@ class TestUnderTheLeavesService(ServiceContract):
 
     spec = SPEC
     player_counts = (2, 3, 4)
+    catalogue_refs: ClassVar[dict[str, str]] = {
+        "tile": "tiles",
+        "taken_tile": "tiles",
+        "DwellerCard.id": "dwellers",
+        "card": "dwellers",
+        "pending_card": "dwellers",
+    }
+
+    def expected_assumed(self) -> dict[str, set[Any]]:
+        """Nothing: tiles and dweller cards are sourced from the BGA port (data/README.md)."""
+        return {}
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """The bag order must never be visible."""
