@@ -1,8 +1,9 @@
 """Write every game's ``service.proto`` from one template.
 
-The seven RPCs and their request/response messages are the same in every game
+The RPCs and their request/response messages are the same in every game
 (only the package, the service name, and the game's own ``View``/``Action``
-(types.proto) and ``Options`` (options.proto) differ), so they are written
+(types.proto), ``Options`` (options.proto) and ``Catalogue`` (catalogue.proto)
+differ), so they are written
 once, in ``tools/game_service.proto.tmpl``, and generated per game. The
 generated files are committed (they are the API other languages compile);
 ``tests/protos`` fails when one is out of date. Run: ``make service-protos``.
