@@ -12,6 +12,7 @@ import pytest
 
 from services.birdscaping.rules import abilities, actions, dispatch, scoring, state
 from services.birdscaping.rules.cards import SCORING_OPS, WHEN_ACTIVATED_OPS
+from tests.engine_layout import import_cycle, oversized_modules
 
 RULES = Path(abilities.__file__).resolve().parent
 PACKAGE = "services.birdscaping.rules"
@@ -53,38 +54,12 @@ SECTIONS = (
 _AMB = re.compile(r"\bAMB \d+\b")
 
 
-def _own_imports(name: str) -> set[str]:
-    tree = ast.parse((RULES / f"{name}.py").read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == PACKAGE:
-                found.update(alias.name for alias in node.names)
-            elif node.module.startswith(PACKAGE + "."):
-                found.add(node.module[len(PACKAGE) + 1 :])
-    return found
-
-
 def test_no_module_over_500_lines():
-    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in RULES.glob("*.py")}
-    assert {name: n for name, n in sizes.items() if n > 500} == {}
+    assert oversized_modules(RULES) == {}
 
 
 def test_no_import_cycle():
-    modules = [p.stem for p in RULES.glob("*.py") if p.stem != "__init__"]
-    graph = {name: _own_imports(name) & set(modules) for name in modules}
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, " -> ".join((*path, name))
-        if name in done:
-            return
-        for target in graph[name]:
-            visit(target, (*path, name))
-        done.add(name)
-
-    for name in modules:
-        visit(name, ())
+    assert import_cycle(RULES, PACKAGE) == []
 
 
 def test_dispatch_tables_cover_every_step_and_kind():

@@ -12,6 +12,7 @@ import pytest
 
 from services.skygarden.rules import actions, dispatch, engine
 from services.skygarden.rules.state import Pending, Step
+from tests.engine_layout import import_cycle, import_graph, oversized_modules, own_imports
 
 RULES = Path(engine.__file__).resolve().parent
 PACKAGE = "services.skygarden.rules"
@@ -70,48 +71,18 @@ SECTIONS = (
 _AMB = re.compile(r"\bAMBIGUITIES \d+\b")
 
 
-def _own_imports(name: str) -> set[str]:
-    tree = ast.parse((RULES / f"{name}.py").read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and not node.module:  # from . import x
-                found.update(alias.name for alias in node.names)
-            elif node.level == 1 and node.module:  # from .x import y
-                found.add(node.module)
-            elif node.module == PACKAGE:
-                found.update(alias.name for alias in node.names)
-            elif node.module and node.module.startswith(PACKAGE + "."):
-                found.add(node.module[len(PACKAGE) + 1 :])
-    return found
-
-
 def test_no_module_over_500_lines() -> None:
-    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in RULES.glob("*.py")}
-    assert {name: n for name, n in sizes.items() if n > 500} == {}
+    assert oversized_modules(RULES) == {}
 
 
 def test_no_import_cycle() -> None:
-    modules = [p.stem for p in RULES.glob("*.py") if p.stem != "__init__"]
-    graph = {name: _own_imports(name) & set(modules) for name in modules}
-    assert "view" in graph["engine"]  # the cycle this test guards against
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, " -> ".join((*path, name))
-        if name in done:
-            return
-        for target in graph[name]:
-            visit(target, (*path, name))
-        done.add(name)
-
-    for name in modules:
-        visit(name, ())
+    assert "view" in import_graph(RULES, PACKAGE)["engine"]  # the cycle this test guards against
+    assert import_cycle(RULES, PACKAGE) == []
 
 
 def test_only_the_package_init_imports_the_engine() -> None:
     modules = [p.stem for p in RULES.glob("*.py") if p.stem not in ("__init__", "engine")]
-    assert [name for name in modules if "engine" in _own_imports(name)] == []
+    assert [name for name in modules if "engine" in own_imports(RULES, PACKAGE, name)] == []
 
 
 def test_dispatch_tables_cover_every_step_and_kind() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from services.wingspan.rules import dispatch, power_table, power_tasks, state, tasks
 from services.wingspan.rules.cards import BROWN, COLOR, NB, PINK, TEMPLATES, WHITE
+from tests.engine_layout import import_cycle, oversized_modules
 
 RULES = Path(dispatch.__file__).resolve().parent
 ROOT = RULES.parents[2]
@@ -61,38 +62,12 @@ SECTIONS = (
 _CHOICE = re.compile(r"\brules choice \d+\b|\bdata: ``\w+``")
 
 
-def _own_imports(name: str) -> set[str]:
-    tree = ast.parse((RULES / f"{name}.py").read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                found.add(node.module)
-            else:
-                found.update(alias.name for alias in node.names)
-    return found
-
-
 def test_no_module_over_500_lines() -> None:
-    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in RULES.glob("*.py")}
-    assert {name: n for name, n in sizes.items() if n > 500} == {}
+    assert oversized_modules(RULES) == {}
 
 
 def test_no_import_cycle() -> None:
-    modules = [p.stem for p in RULES.glob("*.py") if p.stem != "__init__"]
-    graph = {name: _own_imports(name) & set(modules) for name in modules}
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, " -> ".join((*path, name))
-        if name in done:
-            return
-        for target in graph[name]:
-            visit(target, (*path, name))
-        done.add(name)
-
-    for name in modules:
-        visit(name, ())
+    assert import_cycle(RULES, PACKAGE) == []
 
 
 def test_dispatch_tables_cover_every_task_code() -> None:
