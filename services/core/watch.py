@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
@@ -126,9 +126,7 @@ class _Subscriber:
                 future.cancel()
         if self.connected.is_set():
             self.leaving[channel] = self.leaving.get(channel, 0) + 1
-            task = asyncio.create_task(self._send("SUNSUBSCRIBE", channel))
-            self.hub.background.add(task)
-            task.add_done_callback(self.hub.background.discard)
+            self.hub.spawn(self._send("SUNSUBSCRIBE", channel))
 
     async def _send(self, *args: Any) -> None:
         connection = self.connection
@@ -270,9 +268,7 @@ class EventHub:
         feed = _Feed(game_id)
         self.feeds[game_id] = feed
         self.by_channel[feed.channel] = feed
-        task = asyncio.create_task(self._start(feed))
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        self.spawn(self._start(feed))
         return feed
 
     async def _start(self, feed: _Feed) -> None:
@@ -350,9 +346,7 @@ class EventHub:
             await target.subscribe(channel)
             await self._catch_up(feed)
 
-        task = asyncio.create_task(again())
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        self.spawn(again())
 
     def on_message(self, channel: bytes, payload: bytes) -> None:
         """A live event: pass it on, or read the stream first if one is missing."""
@@ -377,7 +371,12 @@ class EventHub:
                 self._spawn_catch_up(feed)
 
     def _spawn_catch_up(self, feed: _Feed) -> None:
-        task = asyncio.create_task(self._catch_up(feed))
+        self.spawn(self._catch_up(feed))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it ends (and cancelled by
+        :meth:`close`)."""
+        task = asyncio.create_task(work)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
