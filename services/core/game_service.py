@@ -27,6 +27,7 @@ from google.protobuf.message_factory import GetMessageClass
 from roost.common.v1 import common_pb2
 
 from services.core import decoding, errors
+from services.core import pending as pending_rule
 from services.core.config import Settings
 from services.core.convert import (
     ActionCodec,
@@ -70,6 +71,11 @@ class GameSpec:
     messages: ModuleType
     types: ModuleType
     grpc_module: ModuleType
+    #: Builds the game's ``Catalogue`` message (every card, tile, ... with its
+    #: printed facts) from the rules data; called once per process, on the
+    #: first GetCatalogue (``services/<game>/catalogue.py``). Every game has
+    #: one: GetCatalogue is part of the service contract.
+    catalogue: Callable[[], Message]
     adapt_options: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda o: o)
     #: The engine's views are fresh values that never alias its mutable state,
     #: so Apply may keep them to reuse the bytes of unchanged parts
@@ -79,10 +85,6 @@ class GameSpec:
     #: out before (built once and shared), so the wire cache matches parts by
     #: identity alone and keeps nothing per game (``ViewWire(shared=True)``).
     view_parts_shared: bool = False
-    #: Builds the game's ``Catalogue`` message (every card, tile, ... with its
-    #: printed facts) from the rules data; called once per process, on the
-    #: first GetCatalogue (``services/<game>/catalogue.py``).
-    catalogue: Callable[[], Message] | None = None
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
@@ -346,11 +348,18 @@ class GameServicer:
             "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
         }  # fmt: skip
         encoded = self.engine.encode(state)
+        pending = {seat: pending_rule.Epoch(1) for seat in to_act}
         await self.store.create(
-            game_id, meta, encoded, _status_name(finished), event, self.settings.idle_ttl_seconds
+            game_id,
+            meta,
+            encoded,
+            _status_name(finished),
+            event,
+            self.settings.idle_ttl_seconds,
+            pending=pending_rule.encode(pending),
         )
         self._meta_cache.put(game_id, meta)
-        self._state_cache.put(game_id, (1, state))
+        self._state_cache.put(game_id, (1, state, pending))
         GAMES_CREATED.labels(self.spec.name).inc()
         bind(game_id=game_id)
         log.info("game_created", players=players, options=options)
@@ -387,19 +396,32 @@ class GameServicer:
         game_id, meta, seat = await self._caller(request, context, token_required=True)
         assert seat is not None
         version, state, _status = await self._load(game_id, meta)
-        actions = self._legal(game_id, version, state, seat)
         response = self.m.LegalResponse(version=version)
-        response.MergeFromString(self.codec.legal_wire(self._legal_field, actions))
-        messages = response.actions
-        if request.with_score_preview and actions:
+        self._fill_legal(response, game_id, version, state, seat, request.with_score_preview)
+        return response
+
+    def _fill_legal(
+        self, response: Any, game_id: str, version: int, state: Any, seat: int, preview: bool
+    ) -> None:
+        """Fill ``response``'s legal actions (LegalResponse.actions or
+        WatchResponse.legal: both ``repeated LegalAction``) with the seat's list
+        at ``version``, with score previews when asked; both computed once per
+        (version, seat)."""
+        actions = self._legal(game_id, version, state, seat)
+        target = (
+            response.DESCRIPTOR.fields_by_name.get("actions")
+            or (response.DESCRIPTOR.fields_by_name["legal"])
+        )
+        response.MergeFromString(self.codec.legal_wire(target.number, actions))
+        if preview and actions:
             key = f"{game_id}:{version}:{seat}:preview"
             previews = self._legal_cache.get(key)
             if previews is None:
                 previews = self._preview_scores(game_id, version, state, seat, actions)
                 self._legal_cache.put(key, previews)
+            messages = getattr(response, target.name)
             for message, score_after in zip(messages, previews, strict=False):
                 message.score_after = score_after
-        return response
 
     def _preview_scores(
         self, game_id: str, version: int, state: Any, seat: int, actions: list[Action]
@@ -482,8 +504,53 @@ class GameServicer:
             "ERROR_REASON_ILLEGAL_ACTION", "that action is not legal now", rule="NOT_LEGAL"
         )
 
+    def _take_state(
+        self, game_id: str, seat: int, expected: int
+    ) -> tuple[int, Any, pending_rule.Pending | None] | None:
+        """The state this process wrote last for the game, taken out of the cache
+        when the request may apply to it (its version is ``expected``, or the
+        seat's decision made on ``expected`` still stands); None otherwise."""
+        cached = self._state_cache.get(game_id)
+        if cached is None:
+            return None
+        version, _state, pending = cached
+        if version != expected and not pending_rule.may_decide_late(
+            pending, seat, expected, version
+        ):
+            return None
+        del self._state_cache[game_id]
+        return cached
+
+    async def _base(
+        self, game_id: str, meta: GameMeta, request: Any, fingerprint: str, seat: int
+    ) -> tuple[int, Any, pending_rule.Pending | None, bool] | bytes:
+        """The version, state and decision epochs the request applies to, and
+        whether they came from the cache; or the stored reply of an applied
+        request id. ABORTED when the request is stale (see ``pending.py``)."""
+        expected = request.expected_version
+        cached = self._take_state(game_id, seat, expected)
+        if cached is not None:
+            return (*cached, True)
+        stored = await self.store.load(game_id, meta)
+        if stored is None:
+            raise errors.not_found(game_id)
+        pending = pending_rule.decode(stored.pending)
+        if stored.version != expected and not pending_rule.may_decide_late(
+            pending, seat, expected, stored.version
+        ):
+            replayed = await self._replay(game_id, request, fingerprint)
+            if replayed is not None:
+                return replayed
+            raise errors.stale_version(expected, stored.version)
+        return stored.version, self.engine.decode(stored.state), pending, False
+
     @unary("game")
     async def Apply(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        """Apply one decision. ``expected_version`` is the version decided on;
+        the decision applies to the current version when the seat's pending
+        decision is unchanged since then (``services/core/pending.py``). A
+        write that loses its compare-and-set to another seat's is re-checked
+        under the same rule on the new version, a bounded number of times."""
         choice = request.WhichOneof("choice")
         game_id = self._validate_apply(request, choice)
         meta = self._meta_cache.get(game_id) or await self._meta(game_id)
@@ -492,36 +559,44 @@ class GameServicer:
         request_id = request.request_id
         bind(game_id=game_id, seat=seat, request_id=request_id)
         fingerprint = self._fingerprint(request, seat) if request_id else ""
-        expected = request.expected_version
+        for _attempt in range(meta.players + 2):
+            outcome = await self._apply_once(game_id, meta, request, choice, seat, fingerprint)
+            if outcome is not None:
+                return outcome
+        found = await self.store.version_and_status(game_id)
+        if found is None:
+            raise errors.not_found(game_id)
+        raise errors.stale_version(request.expected_version, found[0])
 
-        # The state object this process wrote last for the game, taken out of
-        # the cache while this call owns it (engines may apply in place); it goes
-        # back only once its write has won, so a failed call leaves no trace.
-        cached = self._state_cache.get(game_id)
-        if cached is not None and cached[0] == expected:
-            del self._state_cache[game_id]
-            state = cached[1]
-        else:
-            cached = None
-            stored = await self.store.load(game_id, meta)
-            if stored is None:
-                raise errors.not_found(game_id)
-            if stored.version != expected:
-                replayed = await self._replay(game_id, request, fingerprint)
-                if replayed is not None:
-                    return replayed
-                raise errors.stale_version(expected, stored.version)
-            state = self.engine.decode(stored.state)
-
+    async def _apply_once(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        request: Any,
+        choice: str,
+        seat: int,
+        fingerprint: str,
+    ) -> bytes | None:
+        """One attempt of an Apply: its serialized reply, or None when another
+        write won the compare-and-set in between (the caller looks again)."""
+        base = await self._base(game_id, meta, request, fingerprint, seat)
+        if isinstance(base, bytes):
+            return base
+        current, state, pending, from_cache = base
+        request_id = request.request_id
         try:
-            action = self._decide(game_id, request, choice, expected, state, seat)
+            action = self._decide(game_id, request, choice, current, state, seat)
         except errors.ServiceError:
-            if cached is not None:
-                self._state_cache.put(game_id, cached)  # untouched: still good
+            if from_cache:
+                self._state_cache.put(game_id, (current, state, pending))  # untouched
             replayed = await self._replay(game_id, request, fingerprint)
             if replayed is not None:
                 return replayed
             raise
+        to_act_before = self.engine.to_act(state)
+        digests_before = pending_rule.others_before(
+            pending, to_act_before, seat, lambda s: self._legal(game_id, current, state, s)
+        )
         try:
             state = self.engine.apply(state, seat, action)
         except IllegalAction as exc:
@@ -531,9 +606,21 @@ class GameServicer:
 
         finished = self.engine.is_over(state)
         to_act = [] if finished else self.engine.to_act(state)
-        version = expected + 1
+        version = current + 1
         # Cached only once the write wins: a losing write's state never becomes `version`.
-        next_legal = self.engine.legal(state, seat) if seat in to_act else None
+        legal_after: dict[int, list[Action]] = {}
+        if seat in to_act:
+            legal_after[seat] = self.engine.legal(state, seat)
+
+        def legal_of(other: int) -> list[Action]:
+            if other not in legal_after:
+                legal_after[other] = self.engine.legal(state, other)
+            return legal_after[other]
+
+        new_pending = pending_rule.after_decision(
+            pending, version, seat, to_act, digests_before, legal_of
+        )
+        next_legal = legal_after.get(seat)
         now_ms = int(time.time() * 1000)
         status = FINISHED if finished else IN_PROGRESS
         event_fields = {
@@ -549,13 +636,22 @@ class GameServicer:
         }  # fmt: skip
         response = self.m.ApplyResponse(
             version=version, status=status, to_act=to_act, event=event
-        ).SerializeToString() + field_wire(self._view_field, self._view_bytes(game_id, state, seat))
+        ).SerializeToString()
+        if not request.omit_view:
+            response += field_wire(self._view_field, self._view_bytes(game_id, state, seat))
+        previews: list[int] | None = None
         if next_legal:
-            response += self.codec.legal_wire(self._next_actions_field, next_legal)
+            if request.with_score_preview:
+                previews = self._preview_scores(game_id, version, state, seat, next_legal)
+                response += self._legal_with_previews(
+                    self._next_actions_field, next_legal, previews
+                )
+            else:
+                response += self.codec.legal_wire(self._next_actions_field, next_legal)
         new_encoded = self.engine.encode(state)
         outcome = await self.store.apply(
             game_id,
-            expected,
+            current,
             new_encoded,
             _status_name(finished),
             event_fields,
@@ -566,12 +662,15 @@ class GameServicer:
             result=zlib.compress(response, 1) if request_id else b"",
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
+            pending=pending_rule.encode(new_pending),
         )
         if outcome.kind == "OK":
             if not finished:  # a finished game takes no more Applies: its reads decode
-                self._state_cache.put(game_id, (version, state))
-            if next_legal is not None:
-                self._legal_cache.put(f"{game_id}:{version}:{seat}", next_legal)
+                self._state_cache.put(game_id, (version, state, new_pending))
+            for other, actions in legal_after.items():
+                self._legal_cache.put(f"{game_id}:{version}:{other}", actions)
+            if previews is not None:
+                self._legal_cache.put(f"{game_id}:{version}:{seat}:preview", previews)
             if finished:
                 GAMES_FINISHED.labels(self.spec.name).inc()
                 log.info("game_finished", version=version)
@@ -579,8 +678,18 @@ class GameServicer:
         if outcome.kind == "DUP":
             return self._stored_response(outcome.stored, request_id, fingerprint)
         if outcome.kind == "STALE":
-            raise errors.stale_version(expected, outcome.version)
+            return None  # another write won: look again under the same rule
         raise errors.not_found(game_id)
+
+    def _legal_with_previews(
+        self, field_number: int, actions: list[Action], previews: list[int]
+    ) -> bytes:
+        """``repeated LegalAction`` at ``field_number`` with ``score_after`` filled."""
+        listing = self.m.LegalResponse()
+        listing.MergeFromString(self.codec.legal_wire(self._legal_field, actions))
+        for message, score_after in zip(listing.actions, previews, strict=False):
+            message.score_after = score_after
+        return b"".join(field_wire(field_number, m.SerializeToString()) for m in listing.actions)
 
     def _decide(
         self, game_id: str, request: Any, choice: str, version: int, state: Any, seat: int
@@ -623,14 +732,22 @@ class GameServicer:
             return
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
+        with_legal = request.include_legal and seat is not None
         async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
             async for batch in feed:
                 for index, event_fields in enumerate(batch):
                     event = self._event(event_fields, seat)
                     response = self.m.WatchResponse(event=event)
-                    if request.include_view and index == len(batch) - 1:
+                    latest = index == len(batch) - 1
+                    asked = with_legal and seat in event.to_act
+                    if latest and (request.include_view or asked):
                         version, state, _status = await self._load(game_id, meta)
-                        self._fill_stored_view(response.view, game_id, version, state, seat)
+                        if request.include_view:
+                            self._fill_stored_view(response.view, game_id, version, state, seat)
+                        if asked and version == event.version:
+                            self._fill_legal(
+                                response, game_id, version, state, seat, request.with_score_preview
+                            )
                     yield response
                     if event.status == FINISHED:
                         return
@@ -668,8 +785,6 @@ class GameServicer:
         """The game's catalogue, or ``not_modified`` when the caller has this version."""
         replies = self._catalogue
         if replies is None:
-            if self.spec.catalogue is None:
-                raise errors.invalid_argument("if_version", "this game has no catalogue")
             replies = self._catalogue = catalogue_replies(
                 self.spec.catalogue(), self.m.GetCatalogueResponse
             )

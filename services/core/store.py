@@ -4,7 +4,9 @@ All keys of one game share the hash tag ``{<game_id>}`` so a game lives in one
 Redis Cluster slot:
 
 * ``roost:{id}:game``   hash: ``version``, ``state`` (engine bytes), ``status``,
-  ``meta`` (JSON: game, players, seed, options, seat names, token hashes).
+  ``meta`` (JSON: game, players, seed, options, seat names, token hashes),
+  ``pending`` (JSON: the decision epoch of every seat asked to decide, see
+  services/core/pending.py).
 * ``roost:{id}:events`` stream: one entry per version, with the explicit
   stream id ``<version>-0`` so a reader resumes from any version.
 * ``roost:{id}:req:<request_id>`` string: the stored result of an Apply, kept
@@ -43,8 +45,9 @@ from services.core.redis_mux import MultiplexedConnection
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'version', '1', 'state', ARGV[1], 'status', ARGV[2], 'meta', ARGV[3])
-redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], 'version', '1', 'state', ARGV[1], 'status', ARGV[2], 'meta', ARGV[3],
+           'pending', ARGV[5])
+redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 6))
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
@@ -59,9 +62,10 @@ if ARGV[3] ~= '' then
 end
 if current ~= ARGV[1] then return {'STALE', current} end
 local version = tonumber(current) + 1
-redis.call('HSET', KEYS[1], 'version', tostring(version), 'state', ARGV[2], 'status', ARGV[7])
-redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 8))
-redis.call('SPUBLISH', KEYS[4], cjson.encode({tostring(version), unpack(ARGV, 8)}))
+redis.call('HSET', KEYS[1], 'version', tostring(version), 'state', ARGV[2], 'status', ARGV[7],
+           'pending', ARGV[8])
+redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 9))
+redis.call('SPUBLISH', KEYS[4], cjson.encode({tostring(version), unpack(ARGV, 9)}))
 if ARGV[3] ~= '' then
   redis.call('SET', KEYS[3], ARGV[3] .. ARGV[4], 'EX', ARGV[5])
 end
@@ -122,6 +126,8 @@ class StoredGame:
     state: bytes
     status: str
     meta: GameMeta
+    #: The seats' decision epochs as stored (``pending.py``); empty when absent.
+    pending: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,20 +239,25 @@ class GameStore:
         status: str,
         event: Mapping[str, str],
         ttl_seconds: int,
+        pending: str = "",
     ) -> bool:
         """Store a new game at version 1 with its creation event; False if the id exists."""
         keys = [game_key(game_id), events_key(game_id)]
-        args = [state, status, meta.to_json(), str(ttl_seconds), *_flatten(event)]
+        args = [state, status, meta.to_json(), str(ttl_seconds), pending, *_flatten(event)]
         return bool(await self._create(keys=keys, args=args))
 
     async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
         """The game's version, state and status (and meta unless given)."""
-        fields = ["version", "state", "status"] if meta else ["version", "state", "status", "meta"]
+        fields = ["version", "state", "status", "pending"]
+        if meta is None:
+            fields.append("meta")
         values = await self.client.hmget(game_key(game_id), fields)
         if values[0] is None:
             return None
-        loaded_meta = meta or GameMeta.from_json(values[3])
-        return StoredGame(int(values[0]), values[1], values[2].decode(), loaded_meta)
+        loaded_meta = meta or GameMeta.from_json(values[4])
+        return StoredGame(
+            int(values[0]), values[1], values[2].decode(), loaded_meta, values[3] or b""
+        )
 
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
@@ -275,8 +286,10 @@ class GameStore:
         result: bytes,
         request_ttl: int,
         key_ttl: int,
+        pending: str = "",
     ) -> ApplyOutcome:
-        """The compare-and-set of one Apply (see module docstring)."""
+        """The compare-and-set of one Apply (see module docstring); ``pending``
+        replaces the stored decision epochs with the write."""
         keys = [
             game_key(game_id),
             events_key(game_id),
@@ -291,6 +304,7 @@ class GameStore:
             str(request_ttl),
             str(key_ttl),
             status,
+            pending,
             *_flatten(event),
         ]
         kind_raw, payload = await self._run_apply(keys, args)
