@@ -1,18 +1,22 @@
 """One bot playing one seat of one game, as a remote client.
 
-The bot follows the game's Watch stream; whenever an event asks its seat to
-decide, it calls Legal (with a score preview for the greedy policy), chooses,
-and Applies with ``expected_version`` and a request id derived from seat and
-version (a retry after a lost reply returns the first result). While the
-Apply reply says the seat must decide again, the bot chains on the reply's
-``next_actions`` without another Legal: one round trip per decision. A stale
-version (another seat decided at the same moment) is retried from a fresh
-Legal. A broken stream (a closed connection, a restarted or draining service,
-a store outage) is resumed from the last version seen, with backoff, for up to
-``ROOST_BOT_RETRY_SECONDS`` (default 600) without an answer; unary calls are
-retried the same way (Apply with the same request id). A bot whose game is
-finished, gone (NOT_FOUND: expired or abandoned) or whose stream ended stops
-by itself.
+The bot follows the game's Watch stream with ``include_legal``: an event after
+which its seat must decide carries the seat's legal actions (with score
+previews for the greedy policy), so the bot chooses and Applies at once, with
+that event's version as ``expected_version`` and a request id derived from
+seat and version (a retry after a lost reply returns the first result). While
+the Apply reply says the seat must decide again, the bot chains on the reply's
+``next_actions``: one Apply per decision and no Legal call. Legal is called
+only to recover: when an event that asks the seat came without its actions
+(the game had already moved on when the service read it) or after a stale
+version. In a simultaneous phase a decision on an older version is still
+accepted while the seat's own pending decision is unchanged, so bots do not
+collide there. A broken stream (a closed connection, a restarted or draining
+service, a store outage) is resumed from the last version seen, with backoff,
+for up to ``ROOST_BOT_RETRY_SECONDS`` (default 600) without an answer; unary
+calls are retried the same way (Apply with the same request id). A bot whose
+game is finished, gone (NOT_FOUND: expired or abandoned) or whose stream ended
+stops by itself.
 """
 
 from __future__ import annotations
@@ -127,23 +131,27 @@ class SeatBot:
         reply = await self._call("Score", self.m.ScoreRequest(game_id=self.game_id))
         return next((s.total for s in reply.scoreboard.seats if s.seat == self.seat), 0)
 
-    async def play_turns(self) -> bool:
-        """Decide while asked; False once the game is over."""
+    async def play_turns(self, offered: tuple[int, list[Any]] | None = None) -> bool:
+        """Decide while asked, starting from ``offered`` (a version and the seat's
+        legal actions there) when given; False once the game is over."""
         for _ in range(MAX_STALE_RETRIES):
-            outcome = await self._play_turns_once()
+            outcome = await self._play_turns_once(offered)
             if outcome is not None:
                 return outcome
+            offered = None  # stale: recover with a fresh Legal
         return True
 
-    async def _play_turns_once(self) -> bool | None:
-        """Decide while asked; None when a stale version calls for a fresh look."""
-        legal = await self._call(
+    async def _legal(self) -> tuple[int, list[Any]]:
+        """The seat's legal actions now, by a Legal call (recovery only)."""
+        reply = await self._call(
             "Legal",
-            self.m.LegalRequest(game_id=self.game_id, with_score_preview=True)
-            if self.policy.wants_preview
-            else self.m.LegalRequest(game_id=self.game_id),
+            self.m.LegalRequest(game_id=self.game_id, with_score_preview=self.policy.wants_preview),
         )
-        version, actions = legal.version, list(legal.actions)
+        return reply.version, list(reply.actions)
+
+    async def _play_turns_once(self, offered: tuple[int, list[Any]] | None) -> bool | None:
+        """Decide while asked; None when a stale version calls for a fresh look."""
+        version, actions = offered if offered is not None else await self._legal()
         self.known_version = max(self.known_version, version)
         while actions:
             before = await self._own_score() if self.policy.wants_feedback else 0
@@ -153,12 +161,14 @@ class SeatBot:
                 expected_version=version,
                 request_id=f"bot-{self.seat}-{version}",
                 action_id=choice,
+                omit_view=True,
+                with_score_preview=self.policy.wants_preview,
             )
             try:
                 reply = await self._call("Apply", request)
             except grpc.aio.AioRpcError as error:
                 if error.code() == grpc.StatusCode.ABORTED:
-                    return None  # someone decided first: look again
+                    return None  # the seat's decision changed meanwhile: look again
                 if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
                     return True  # not (or no longer) asked; wait for the next event
                 raise
@@ -169,14 +179,7 @@ class SeatBot:
             self.known_version = max(self.known_version, reply.version)
             if reply.status == FINISHED:
                 return False
-            version = reply.version
-            if self.policy.wants_preview and reply.next_actions:
-                legal = await self._call(
-                    "Legal", self.m.LegalRequest(game_id=self.game_id, with_score_preview=True)
-                )
-                version, actions = legal.version, list(legal.actions)
-            else:
-                actions = list(reply.next_actions)
+            version, actions = reply.version, list(reply.next_actions)
         return True
 
     async def run(self) -> SeatResult:
@@ -185,7 +188,13 @@ class SeatBot:
         backoff = _Backoff(self.retry_seconds)
         while True:
             stream = self.stub.Watch(
-                self.m.WatchRequest(game_id=self.game_id, from_version=last), metadata=self.md
+                self.m.WatchRequest(
+                    game_id=self.game_id,
+                    from_version=last,
+                    include_legal=True,
+                    with_score_preview=self.policy.wants_preview,
+                ),
+                metadata=self.md,
             )
             try:
                 while True:
@@ -204,7 +213,8 @@ class SeatBot:
                         return self.result
                     if event.version < self.known_version or self.seat not in event.to_act:
                         continue
-                    if not await self.play_turns():
+                    offered = (event.version, list(item.legal)) if item.legal else None
+                    if not await self.play_turns(offered):
                         self.result.finished = True
                         return self.result
                 # The stream ended without the final event: the game expired.
