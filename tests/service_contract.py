@@ -329,6 +329,117 @@ class ServiceContract:
         assert not board.final
         assert len(board.seats) == self.player_counts[0]
 
+    def test_one_rpc_per_decision_next_actions_are_the_callers_legal_actions(
+        self, client: Client
+    ) -> None:
+        """ApplyResponse.next_actions is exactly what Legal lists for the caller
+        whenever the caller is still asked to decide (empty otherwise); with
+        omit_view the reply carries no view, with with_score_preview the next
+        actions carry the same previews as Legal's."""
+        players = (
+            max(self.player_counts[0], 2) if 2 in self.player_counts else self.player_counts[0]
+        )
+        created = client.new_game(players, seed=77)
+        tokens = {c.seat: c.token for c in created.credentials}
+        version, to_act = created.version, list(created.to_act)
+        rng = random.Random(77)
+        for step in range(40):
+            if not to_act:
+                break
+            seat = rng.choice(to_act)
+            legal = client.legal(created.game_id, tokens[seat])
+            request = client.m.ApplyRequest(
+                game_id=created.game_id,
+                expected_version=version,
+                action_id=rng.randrange(len(legal.actions)),
+                omit_view=step % 2 == 0,
+                with_score_preview=step % 3 == 0,
+            )
+            reply = client.stub.Apply(request, metadata=client.md(tokens[seat]), timeout=30)
+            assert reply.HasField("view") != request.omit_view
+            now = client.stub.Legal(
+                client.m.LegalRequest(
+                    game_id=created.game_id, with_score_preview=request.with_score_preview
+                ),
+                metadata=client.md(tokens[seat]),
+            )
+            assert now.version == reply.version
+            if seat in reply.to_act:
+                assert list(reply.next_actions) == list(now.actions)
+            else:
+                assert not reply.next_actions and not now.actions
+            version, to_act = reply.version, list(reply.to_act)
+
+    def test_watch_include_legal_carries_the_seats_actions_when_it_comes_to_act(
+        self, client: Client
+    ) -> None:
+        """A seat's Watch with include_legal carries the seat's legal actions (as
+        Legal lists them at the event's version) on each event after which the
+        seat is asked; a spectator's and an unasked seat's events carry none."""
+        created = client.new_game(self.player_counts[0], seed=31)
+        tokens = {c.seat: c.token for c in created.credentials}
+        seat = created.to_act[0]
+        stream = client.stub.Watch(
+            client.m.WatchRequest(game_id=created.game_id, include_legal=True),
+            metadata=client.md(tokens[seat]),
+            timeout=60,
+        )
+        first = next(stream)
+        assert first.event.version == 1
+        assert list(first.legal) == list(client.legal(created.game_id, tokens[seat]).actions)
+        reply = client.apply(created.game_id, tokens[seat], 1, action_id=0)
+        second = next(stream)
+        stream.cancel()
+        assert second.event.version == 2
+        if seat in reply.to_act:
+            assert list(second.legal) == list(reply.next_actions)
+        else:
+            assert not second.legal
+        spectator = client.stub.Watch(
+            client.m.WatchRequest(game_id=created.game_id, include_legal=True), timeout=60
+        )
+        assert not next(spectator).legal
+        spectator.cancel()
+
+    def test_every_kind_sent_is_a_field_of_the_action_oneof(self, client: Client) -> None:
+        """ActionRef.kind and Event.kind are the names of the game's Action oneof
+        fields (Event.kind is "new_game" for creation, empty when redacted), in
+        Legal, Apply's reply and next actions, GetLog and Watch."""
+        oneof = self.spec.types.Action.DESCRIPTOR.oneofs[0]
+        names = {f.name for f in oneof.fields}
+        created = client.new_game(self.player_counts[0], seed=8)
+        tokens = {c.seat: c.token for c in created.credentials}
+        version, to_act = created.version, list(created.to_act)
+        rng = random.Random(8)
+        sent: set[str] = set()
+        for _ in range(60):
+            if not to_act:
+                break
+            seat = rng.choice(to_act)
+            legal = client.legal(created.game_id, tokens[seat])
+            sent.update(a.ref.kind for a in legal.actions)
+            reply = client.apply(
+                created.game_id, tokens[seat], version, rng.randrange(len(legal.actions))
+            )
+            sent.add(reply.event.kind)
+            sent.update(a.ref.kind for a in reply.next_actions)
+            version, to_act = reply.version, list(reply.to_act)
+        for reader in (None, *tokens.values()):
+            for entry in client.log(created.game_id, reader).entries:
+                if entry.event.version == 1:
+                    assert entry.event.kind == "new_game"
+                elif entry.event.redacted:
+                    assert entry.event.kind == ""
+                else:
+                    sent.add(entry.event.kind)
+                    assert entry.action.WhichOneof(oneof.name) == entry.event.kind
+        for item in client.watch(created.game_id, from_version=1):
+            if item.event.kind:
+                sent.add(item.event.kind)
+            if item.event.version == version:
+                break
+        assert sent and sent <= names, sent - names
+
     def test_score_preview_changes_nothing(self, client: Client, raw_redis: redis.Redis) -> None:
         """Legal with a score preview fills score_after and writes nothing."""
         created = client.new_game(self.player_counts[0], seed=12)
