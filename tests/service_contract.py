@@ -336,9 +336,7 @@ class ServiceContract:
         whenever the caller is still asked to decide (empty otherwise); with
         omit_view the reply carries no view, with with_score_preview the next
         actions carry the same previews as Legal's."""
-        players = (
-            max(self.player_counts[0], 2) if 2 in self.player_counts else self.player_counts[0]
-        )
+        players = 2 if 2 in self.player_counts else self.player_counts[0]
         created = client.new_game(players, seed=77)
         tokens = {c.seat: c.token for c in created.credentials}
         version, to_act = created.version, list(created.to_act)
