@@ -438,6 +438,27 @@ class ServiceContract:
                 break
         assert sent and sent <= names, sent - names
 
+    def test_zeros_that_matter_are_present_in_proto3_json(self, client: Client) -> None:
+        """Field presence: seat 0, action id 0 and the viewer's seat (one name,
+        ``viewer_seat``, in every game's View, equal to GetStateResponse's) are
+        written when 0, so a JSON client sees them; a spectator's is -1."""
+        created = client.new_game(self.player_counts[0], seed=4)
+        tokens = {c.seat: c.token for c in created.credentials}
+        as_json = json_format.MessageToDict
+        assert as_json(created.credentials[0])["seat"] == 0
+        assert as_json(created.seats[0])["seat"] == 0
+        state = client.state(created.game_id, tokens[0])
+        assert as_json(state)["viewerSeat"] == 0
+        assert as_json(state.view)["viewerSeat"] == 0
+        assert as_json(client.state(created.game_id).view)["viewerSeat"] == -1
+        seat = created.to_act[0]
+        legal = client.legal(created.game_id, tokens[seat])
+        assert as_json(legal.actions[0].ref)["id"] == 0
+        reply = client.apply(created.game_id, tokens[seat], 1, action_id=0)
+        assert as_json(reply.event)["seat"] == seat
+        board = client.score(created.game_id).scoreboard
+        assert as_json(board.seats[0])["seat"] == 0
+
     def test_score_preview_changes_nothing(self, client: Client, raw_redis: redis.Redis) -> None:
         """Legal with a score preview fills score_after and writes nothing."""
         created = client.new_game(self.player_counts[0], seed=12)

@@ -92,8 +92,8 @@ _Entries = tuple[Action, tuple[bytes, bytes, bytes]]
 #: which is what an entry's heads allow for); longer lists are built whole.
 _ID_TABLE_SIZE = 4096
 
-#: The varint of each id below ``_ID_TABLE_SIZE``, none for id 0 (left out, as
-#: the serializer leaves out a zero); shared by every codec.
+#: The varint of each id below ``_ID_TABLE_SIZE``, 0 included (``ActionRef.id``
+#: has explicit presence: it is always written); shared by every codec.
 _ID_VARINTS: list[bytes] = []
 
 
@@ -127,9 +127,9 @@ class ActionCodec:
         in an order that differs from the serializer's (field 2 before field 1,
         the id after the label), which every protobuf parser accepts, and parses
         to exactly the message the serializer would write. The index reaches the
-        head only through the id's size (none for id 0, which is left out as the
-        serializer leaves it out; one varint byte below 128; two below 16,384),
-        so an action keeps three heads, on itself, per codec (``Action._wire``).
+        head only through the id's size (one varint byte below 128, id 0
+        included since the id has explicit presence; two below 16,384), so an
+        action keeps its heads, on itself, per codec (``Action._wire``).
         Nothing is kept per index, and an entry reads the action and its head.
         """
         count = len(actions)
@@ -168,7 +168,7 @@ class ActionCodec:
         out = []
         for index, action in enumerate(actions):
             ref_tail, action_field = self._pieces(action)
-            ref = b"\x08" + _varint(index) + ref_tail if index else ref_tail
+            ref = b"\x08" + _varint(index) + ref_tail
             item = b"\x0a" + _varint(len(ref)) + ref + action_field
             out.append(_varint(len(item)) + item)
         tag = _varint(field_number << 3 | 2)
@@ -270,7 +270,7 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-_ID_VARINTS.extend([b"", *(_varint(index) for index in range(1, _ID_TABLE_SIZE))])
+_ID_VARINTS.extend(_varint(index) for index in range(_ID_TABLE_SIZE))
 
 
 #: Every field the hand-written legal-list bytes (``ActionCodec.legal_wire``,
@@ -295,15 +295,17 @@ LEGAL_WIRE_LEFT_OUT: dict[str, dict[int, str]] = {
 def _entry_heads(ref_tail: bytes, action_field: bytes) -> tuple[bytes, bytes, bytes]:
     """A ``LegalAction`` entry's heads (see ``ActionCodec.legal_wire``) for id 0,
     for an id of one varint byte and for one of two: each is the entry's length,
-    its ``action`` field, then its ``ref`` field up to the id's varint."""
+    its ``action`` field, then its ``ref`` field up to the id's varint (id 0 is
+    written too: ``ActionRef.id`` has explicit presence)."""
 
     def head(id_size: int) -> bytes:  # the bytes of the id field: its tag and varint
         ref_size = len(ref_tail) + id_size
         item_size = len(action_field) + 1 + len(_varint(ref_size)) + ref_size
-        ref_start = b"\x0a" + _varint(ref_size) + ref_tail + (b"\x08" if id_size else b"")
+        ref_start = b"\x0a" + _varint(ref_size) + ref_tail + b"\x08"
         return _varint(item_size) + action_field + ref_start
 
-    return (head(0), head(2), head(3))
+    one_byte = head(2)
+    return (one_byte, one_byte, head(3))
 
 
 def _freeze(value: Any) -> Any:

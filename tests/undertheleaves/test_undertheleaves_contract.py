@@ -115,8 +115,8 @@ def test_contract_views_hide_the_bag_order_and_the_generator():
             assert str(state.rng) not in text
             assert view["bag_count"] == len(state.bag)
         # Everything is public: the seats' views differ only in who is viewing.
-        assert [{**v, "viewer": 0} for v in views][1:] == [{**views[0], "viewer": 0}] * 2
-        assert [v["viewer"] for v in views] == [-1, 0, 1]
+        assert [{**v, "viewer_seat": 0} for v in views][1:] == [{**views[0], "viewer_seat": 0}] * 2
+        assert [v["viewer_seat"] for v in views] == [-1, 0, 1]
         seat = state.current
         legal = ENGINE.legal(state, seat)
         ENGINE.apply(state, seat, legal[chooser.below(len(legal))])

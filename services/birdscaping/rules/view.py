@@ -96,7 +96,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "phase": PHASE_ENUM[s.phase],
         "step": STEP_ENUM[s.step],
         "to_act": to_act(s),
-        "viewer": viewer,
+        "viewer_seat": viewer,
         "round": s.round,
         "first_player": s.first,
         "turn_seat": s.turn,

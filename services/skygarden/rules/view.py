@@ -298,7 +298,7 @@ def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
         "players": n,
         "round": st.round,
         "rounds": st.rounds,
-        "viewer": -1 if seat is None else seat,
+        "viewer_seat": -1 if seat is None else seat,
         "to_act": engine.to_act(st),
         "turn": turn_view,
         "track": track,

@@ -609,7 +609,7 @@ class UnderTheLeaves:
         options = state.options
         taken = state.taken_tile
         return {
-            "viewer": -1 if seat is None else seat,
+            "viewer_seat": -1 if seat is None else seat,
             "players": state.players,
             "variants": {
                 "allow_flip": options.allow_flip,
