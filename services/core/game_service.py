@@ -584,8 +584,9 @@ class GameServicer:
             return base
         current, state, pending, from_cache = base
         request_id = request.request_id
+        to_act_before = [] if self.engine.is_over(state) else self.engine.to_act(state)
         try:
-            action = self._decide(game_id, request, choice, current, state, seat)
+            action = self._decide(game_id, request, choice, current, state, seat, to_act_before)
         except errors.ServiceError:
             if from_cache:
                 self._state_cache.put(game_id, (current, state, pending))  # untouched
@@ -593,7 +594,6 @@ class GameServicer:
             if replayed is not None:
                 return replayed
             raise
-        to_act_before = self.engine.to_act(state)
         digests_before = pending_rule.others_before(
             pending, to_act_before, seat, lambda s: self._legal(game_id, current, state, s)
         )
@@ -692,12 +692,20 @@ class GameServicer:
         return b"".join(field_wire(field_number, m.SerializeToString()) for m in listing.actions)
 
     def _decide(
-        self, game_id: str, request: Any, choice: str, version: int, state: Any, seat: int
+        self,
+        game_id: str,
+        request: Any,
+        choice: str,
+        version: int,
+        state: Any,
+        seat: int,
+        to_act: list[int],
     ) -> Action:
-        """The engine action the request names, or the reason it cannot apply."""
-        if self.engine.is_over(state):
+        """The engine action the request names, or the reason it cannot apply
+        (``to_act``: the seats asked at ``version``, empty once the game is over)."""
+        if not to_act and self.engine.is_over(state):
             raise errors.precondition("ERROR_REASON_GAME_OVER", "the game has ended")
-        if seat not in self.engine.to_act(state):
+        if seat not in to_act:
             raise errors.precondition(
                 "ERROR_REASON_NOT_YOUR_TURN", f"seat {seat} is not asked to decide now"
             )
