@@ -109,6 +109,11 @@ def _lat(report: dict[str, Any], method: str) -> str:
     return f"{row['p50_ms']:.1f} / {row['p95_ms']:.1f} / {row['p99_ms']:.1f}"
 
 
+def _legal_per_decision(report: dict[str, Any]) -> str:
+    calls = report["rpc_latency"].get("Legal", {}).get("calls", 0)
+    return f"{calls / max(report['decisions'], 1):.3f}"
+
+
 def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
     """The Markdown of the tournament section."""
     lines = [
@@ -116,11 +121,13 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
         "",
         f"`python -m bench.tournament {shlex.join(argv)}`".replace(" `", "`"),
         f"on {machine()}, {os.cpu_count()} CPUs shared by Redis, the game service and the",
-        "tournament client (each its own process). Bots are remote clients: Watch for their",
-        "turn, Legal, Apply. Latency is measured by the client, in milliseconds.",
+        "tournament client (each its own process). Bots are remote clients: their Watch",
+        "(include_legal) tells them when to act and what they may do, Apply's next_actions",
+        "chain their consecutive decisions; Legal is their recovery only (Legal calls per",
+        "decision). Latency is measured by the client, in milliseconds.",
         "",
         "| game | players | games | concurrency | bots | games/s | decisions/s "
-        "| Apply p50/p95/p99 | Legal p50/p95/p99 | errors |",
+        "| Apply p50/p95/p99 | Legal calls per decision | errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in [r for r in reports if len(r["bots"]) == 1] or reports:
@@ -128,15 +135,15 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
         lines.append(
             f"| {r['game']} | {r['players']} | {r['games_finished']}/{r['games_requested']} "
             f"| {r['concurrency']} | {','.join(r['bots'])} | {r['games_per_second']:.2f} "
-            f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_lat(r, 'Legal')} "
+            f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_legal_per_decision(r)} "
             f"| {errors} |"
         )
     duels = [r for r in reports if len(r["bots"]) > 1]
     if duels:
         lines += [
             "",
-            "Bots against each other (seats rotate; greedy = best one-ply `score_after` from",
-            "`Legal(with_score_preview)`; ratings are OpenSkill over these games):",
+            "Bots against each other (seats rotate; greedy = best one-ply `score_after`, the",
+            "score previews that come with its actions; ratings are OpenSkill over these games):",
             "",
             "| game | games | games/s | random wins | greedy wins | random mean score "
             "| greedy mean score | random mu | greedy mu |",
@@ -154,8 +161,8 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
     lines += [f"- `{r['command']}`" for r in reports]
     lines += [
         "",
-        "ABORTED counts stale versions in games where several seats decide at once: the bot",
-        "re-reads Legal and decides again; they are part of normal play, not failures.",
+        "ABORTED would count decisions that really were stale (the bot then calls Legal and",
+        "decides again); seats deciding at once in a simultaneous phase do not collide.",
     ]
     return "\n".join(lines)
 
