@@ -169,6 +169,11 @@ class GameServicer:
         self.codec = ActionCodec(spec.types.Action)
         self.hub = EventHub(store)
         self._legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
+        # The repeated LegalAction field of each response that carries a legal list.
+        self._legal_fields = {
+            self.m.LegalResponse: self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"],
+            self.m.WatchResponse: self.m.WatchResponse.DESCRIPTOR.fields_by_name["legal"],
+        }
         apply_fields = self.m.ApplyResponse.DESCRIPTOR.fields_by_name
         self._next_actions_field = apply_fields["next_actions"].number
         self._view_field = apply_fields["view"].number
@@ -356,7 +361,7 @@ class GameServicer:
             _status_name(finished),
             event,
             self.settings.idle_ttl_seconds,
-            pending=pending_rule.encode(pending),
+            pending=pending_rule.encode(pending, 1),
         )
         self._meta_cache.put(game_id, meta)
         self._state_cache.put(game_id, (1, state, pending))
@@ -408,10 +413,7 @@ class GameServicer:
         at ``version``, with score previews when asked; both computed once per
         (version, seat)."""
         actions = self._legal(game_id, version, state, seat)
-        target = (
-            response.DESCRIPTOR.fields_by_name.get("actions")
-            or (response.DESCRIPTOR.fields_by_name["legal"])
-        )
+        target = self._legal_fields[type(response)]
         response.MergeFromString(self.codec.legal_wire(target.number, actions))
         if preview and actions:
             key = f"{game_id}:{version}:{seat}:preview"
@@ -534,7 +536,7 @@ class GameServicer:
         stored = await self.store.load(game_id, meta)
         if stored is None:
             raise errors.not_found(game_id)
-        pending = pending_rule.decode(stored.pending)
+        pending = pending_rule.decode(stored.pending, stored.version)
         if stored.version != expected and not pending_rule.may_decide_late(
             pending, seat, expected, stored.version
         ):
@@ -662,7 +664,7 @@ class GameServicer:
             result=zlib.compress(response, 1) if request_id else b"",
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
-            pending=pending_rule.encode(new_pending),
+            pending=pending_rule.encode(new_pending, version),
         )
         if outcome.kind == "OK":
             if not finished:  # a finished game takes no more Applies: its reads decode

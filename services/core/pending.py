@@ -17,8 +17,11 @@ ever be applied once: acting moves its own epoch past every version it has
 decided on.
 
 The epochs of the seats asked to decide are stored with the game (the game
-hash's ``pending`` field) as compact JSON ``{"<seat>": [epoch, digest]}``;
-the digest is filled only when the service had to compute the seat's legal
+hash's ``pending`` field) as compact JSON ``{"at": version, "seats": {"<seat>":
+[epoch, digest]}}``, written by the same script as the state. Epochs stored
+for another version than the game's (written before a replica that does not
+keep them wrote the game) are ignored: only the current version is accepted
+then. The digest is filled only when the service had to compute the seat's legal
 list anyway (empty otherwise), so a turn-by-turn game never computes a legal
 list for it.
 """
@@ -55,17 +58,22 @@ def legal_digest(actions: Sequence[Action]) -> str:
     return hashlib.blake2b(body, digest_size=12).hexdigest()
 
 
-def encode(pending: Pending) -> str:
-    """The stored form: ``{"<seat>": [since, digest]}``."""
-    return orjson.dumps({str(s): [e.since, e.digest] for s, e in pending.items()}).decode()
+def encode(pending: Pending, version: int) -> str:
+    """The stored form of the epochs at ``version``."""
+    seats = {str(s): [e.since, e.digest] for s, e in pending.items()}
+    return orjson.dumps({"at": version, "seats": seats}).decode()
 
 
-def decode(raw: bytes | str) -> Pending | None:
-    """The stored epochs; None when the game has none stored (then only the
-    current version is accepted)."""
+def decode(raw: bytes | str, version: int) -> Pending | None:
+    """The stored epochs, when they were written with ``version`` (the game's
+    stored version); None otherwise, and then only the current version is
+    accepted."""
     if not raw:
         return None
-    return {int(s): Epoch(int(v[0]), str(v[1])) for s, v in orjson.loads(raw).items()}
+    stored = orjson.loads(raw)
+    if stored.get("at") != version:
+        return None
+    return {int(s): Epoch(int(v[0]), str(v[1])) for s, v in stored["seats"].items()}
 
 
 def may_decide_late(pending: Pending | None, seat: int, expected: int, current: int) -> bool:

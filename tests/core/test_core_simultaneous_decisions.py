@@ -151,7 +151,8 @@ def test_a_seat_keeps_its_epoch_only_while_its_legal_list_is_unchanged() -> None
     assert after[1].since == 4  # unchanged list: keeps its epoch
     assert after[2].since == 5  # another seat's decision changed its list
     assert after[3].since == 5  # newly asked
-    assert rule.decode(rule.encode(after)) == after
+    assert rule.decode(rule.encode(after, 5), 5) == after
+    assert rule.decode(rule.encode(after, 5), 6) is None  # written for another version
     assert rule.may_decide_late(after, 1, 4, 5)
     assert not rule.may_decide_late(after, 1, 3, 5)  # decided before its epoch
     assert not rule.may_decide_late(after, 2, 4, 5)  # its list changed since
