@@ -90,8 +90,13 @@ def test_every_seat_of_a_simultaneous_phase_commits_concurrently_and_all_succeed
     per version in the same order as Watch."""
     spec, handle = served
     client = Client(handle, spec)
-    rng = random.Random(5)
-    created = client.new_game(2, seed=11)
+    for players in sorted({2, spec.engine.max_players}):
+        _play_with_simultaneous_commits(spec, client, players)
+
+
+def _play_with_simultaneous_commits(spec: GameSpec, client: Client, players: int) -> None:
+    rng = random.Random(5 + players)
+    created = client.new_game(players, seed=11 + players)
     game_id = created.game_id
     tokens = {c.seat: c.token for c in created.credentials}
     version, to_act = created.version, list(created.to_act)
@@ -123,7 +128,7 @@ def test_every_seat_of_a_simultaneous_phase_commits_concurrently_and_all_succeed
         legal = client.legal(game_id, tokens[seat])
         reply = client.apply(game_id, tokens[seat], version, rng.randrange(len(legal.actions)))
         version, to_act = reply.version, list(reply.to_act)
-    assert phases >= 1, f"{spec.name}: no simultaneous phase reached"
+    assert phases >= 1, f"{spec.name}, {players} players: no simultaneous phase reached"
     log = client.log(game_id).entries
     assert [e.event.version for e in log] == list(range(1, version + 1))
     watched = []
