@@ -289,14 +289,22 @@ class GameServicer:
         wrote last at that version is read in place (reads never change a state,
         and Apply takes its state out of the cache while it changes it) instead of
         being decoded again."""
+        version, state, status, _pending = await self._load_with_epochs(game_id, meta)
+        return version, state, status
+
+    async def _load_with_epochs(
+        self, game_id: str, meta: GameMeta
+    ) -> tuple[int, Any, str, pending_rule.Pending | None]:
+        """As :meth:`_load`, with the seats' decision epochs at that version."""
         stored = await self.store.load(game_id, meta)
         if stored is None:
             self._meta_cache.pop(game_id, None)
             raise errors.not_found(game_id)
         cached = self._state_cache.get(game_id)
         if cached is not None and cached[0] == stored.version:
-            return stored.version, cached[1], stored.status
-        return stored.version, self.engine.decode(stored.state), stored.status
+            return stored.version, cached[1], stored.status, cached[2]
+        pending = pending_rule.decode(stored.pending, stored.version)
+        return stored.version, self.engine.decode(stored.state), stored.status, pending
 
     def _event(self, stored: StoredEvent, reader: int | None) -> common_pb2.Event:
         f = stored.fields
@@ -751,10 +759,17 @@ class GameServicer:
                     latest = index == len(batch) - 1
                     asked = with_legal and seat in event.to_act
                     if latest and (request.include_view or asked):
-                        version, state, _status = await self._load(game_id, meta)
+                        version, state, _status, epochs = await self._load_with_epochs(
+                            game_id, meta
+                        )
                         if request.include_view:
                             self._fill_stored_view(response.view, game_id, version, state, seat)
-                        if asked and version == event.version:
+                        # The list at the current version is the event's when the
+                        # seat's pending decision has not changed since the event.
+                        if asked and (
+                            version == event.version
+                            or pending_rule.may_decide_late(epochs, seat, event.version, version)
+                        ):
                             self._fill_legal(
                                 response, game_id, version, state, seat, request.with_score_preview
                             )

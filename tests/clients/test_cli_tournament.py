@@ -33,10 +33,12 @@ def test_a_small_tournament_of_every_implemented_game(
     report = json.loads(report_path.read_text())
     assert report["games_finished"] == 3
     assert report["decisions"] > 0 and report["games_per_second"] > 0
-    for method in ("NewGame", "Legal", "Apply", "Score"):
+    for method in ("NewGame", "Apply", "Score"):
         stats = report["rpc_latency"][method]
         assert stats["calls"] > 0
         assert 0 < stats["p50_ms"] <= stats["p95_ms"] <= stats["p99_ms"] <= stats["max_ms"]
+    # The bots learn their actions from Watch and Apply: Legal only to recover.
+    assert report["rpc_latency"].get("Legal", {"calls": 0})["calls"] <= report["decisions"] // 50
     bots = report["bots_summary"]
     assert bots["random"]["seats"] == bots["greedy"]["seats"] == 3
     assert "games per second" in result.stdout and "RPC latency" in result.stdout
