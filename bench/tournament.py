@@ -114,8 +114,9 @@ def _legal_per_decision(report: dict[str, Any]) -> str:
     return f"{calls / max(report['decisions'], 1):.3f}"
 
 
-def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
-    """The Markdown of the tournament section."""
+def section(reports: list[dict[str, Any]], argv: list[str], load: float | None = None) -> str:
+    """The Markdown of the tournament section (``load``: the machine's one-minute
+    load average when the run started, which the throughput figures depend on)."""
     lines = [
         "## Tournaments over gRPC",
         "",
@@ -159,6 +160,12 @@ def section(reports: list[dict[str, Any]], argv: list[str]) -> str:
             )
     lines += ["", "The exact client commands (each run against the game's own service):", ""]
     lines += [f"- `{r['command']}`" for r in reports]
+    if load is not None:
+        lines += [
+            "",
+            f"The machine's load average was {load:.1f} when the run started (other work shared",
+            "its cores): compare games/s and latencies only between runs of similar load.",
+        ]
     lines += [
         "",
         "ABORTED would count decisions that really were stale (the bot then calls Legal and",
@@ -182,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(raw)
     entries = [g for g in implemented() if args.only is None or g.name in args.only]
+    load = os.getloadavg()[0]
     url = os.environ.get("REDIS_URL")
     local = None if url else start_local_redis()
     try:
@@ -200,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if local is not None:
             local.stop()
-    text = section(reports, raw)
+    text = section(reports, raw, load)
     if args.no_write:
         print(text)
     else:
