@@ -52,32 +52,38 @@ def _commit_together(
     version: int,
     rng: random.Random,
 ) -> dict[int, Any]:
-    """Every seat of ``seats`` decides on ``version`` and all Apply at the same moment."""
+    """Every seat of ``seats`` decides on ``version`` and all Apply at the same
+    moment, each twice at once with the same request id (a client retrying while
+    its first send is in flight): both sends must get the same reply."""
     choices = {}
     for seat in seats:
         legal = client.legal(game_id, tokens[seat])
         assert legal.version == version
         choices[seat] = rng.randrange(len(legal.actions))
-    barrier = threading.Barrier(len(seats))
-    outcomes: dict[int, Any] = {}
+    request_ids = {seat: f"{seat}-{version}-{uuid.uuid4().hex[:8]}" for seat in seats}
+    barrier = threading.Barrier(2 * len(seats))
+    outcomes: dict[tuple[int, int], Any] = {}
 
-    def commit(seat: int) -> None:
-        request_id = f"{seat}-{version}-{uuid.uuid4().hex[:8]}"
+    def commit(seat: int, send: int) -> None:
         barrier.wait()
         try:
-            reply = client.apply(
-                game_id, tokens[seat], version, choices[seat], request_id=request_id
+            outcomes[seat, send] = client.apply(
+                game_id, tokens[seat], version, choices[seat], request_id=request_ids[seat]
             )
-            outcomes[seat] = (reply, request_id)
         except grpc.RpcError as error:
-            outcomes[seat] = error
+            outcomes[seat, send] = error
 
-    threads = [threading.Thread(target=commit, args=(seat,)) for seat in seats]
+    threads = [
+        threading.Thread(target=commit, args=(seat, send)) for seat in seats for send in (0, 1)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return {seat: (outcomes[seat], choices[seat]) for seat in seats}
+    for seat in seats:
+        if not isinstance(outcomes[seat, 0], grpc.RpcError):
+            assert outcomes[seat, 0] == outcomes[seat, 1], "both sends get the first result"
+    return {seat: ((outcomes[seat, 0], request_ids[seat]), choices[seat]) for seat in seats}
 
 
 def test_every_seat_of_a_simultaneous_phase_commits_concurrently_and_all_succeed(
@@ -106,7 +112,9 @@ def _play_with_simultaneous_commits(spec: GameSpec, client: Client, players: int
             break
         if len(to_act) > 1:
             outcomes = _commit_together(client, game_id, tokens, to_act, version, rng)
-            failures = {s: o for s, (o, _c) in outcomes.items() if isinstance(o, grpc.RpcError)}
+            failures = {
+                s: o for s, ((o, _id), _c) in outcomes.items() if isinstance(o, grpc.RpcError)
+            }
             assert not failures, {s: (e.code(), error_reason(e)) for s, e in failures.items()}
             replies = {s: o[0] for s, (o, _c) in outcomes.items()}
             assert sorted(r.version for r in replies.values()) == [
