@@ -21,8 +21,8 @@ hash's ``pending`` field) as compact JSON ``{"at": version, "seats": {"<seat>":
 [epoch, digest]}}``, written by the same script as the state. Epochs stored
 for another version than the game's (written before a replica that does not
 keep them wrote the game) are ignored: only the current version is accepted
-then. The digest is filled only when the service had to compute the seat's legal
-list anyway (empty otherwise), so a turn-by-turn game never computes a legal
+then. A digest is computed only for a seat that stays asked while another
+seat acts (empty otherwise), so a turn-by-turn game never computes a legal
 list for it.
 """
 
