@@ -1,5 +1,7 @@
-"""Generate Python stubs and .pyi type stubs from protos/ into gen/, and the
-registry module ``roost.games`` from protos/roost/games.toml.
+"""Generate Python stubs and .pyi type stubs from protos/ into gen/, the Connect
+stubs (``*_connect.py``: an ASGI application and a typed client per service, by
+``protoc-gen-connectrpc`` for google.protobuf messages) and the registry module
+``roost.games`` from protos/roost/games.toml.
 
 The output tree mirrors the proto packages (``gen/roost/common/v1/...``) so
 generated imports resolve with ``gen`` on the path. Run by ``make proto``.
@@ -101,6 +103,8 @@ def main() -> int:
     if not protos:
         return 0
     well_known = str(resources.files("grpc_tools") / "_proto")
+    # The Connect plugin is a console script installed next to this interpreter.
+    connect_plugin = Path(sys.executable).parent / "protoc-gen-connectrpc"
     status = protoc.main(
         [
             "grpc_tools.protoc",
@@ -109,6 +113,9 @@ def main() -> int:
             f"--python_out={OUT_DIR}",
             f"--pyi_out={OUT_DIR}",
             f"--grpc_python_out={OUT_DIR}",
+            f"--plugin=protoc-gen-connectrpc={connect_plugin}",
+            f"--connectrpc_out={OUT_DIR}",
+            "--connectrpc_opt=protobuf=google,io=async",
             *protos,
         ]
     )

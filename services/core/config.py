@@ -5,10 +5,37 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+#: The browser (Connect / gRPC-Web) port is the gRPC port plus this, unless set.
+CONNECT_PORT_OFFSET = 2000
+#: Origins allowed to call from a browser unless CORS_ALLOWED_ORIGINS says otherwise:
+#: pages served from this machine, on any port (local development).
+DEFAULT_CORS_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*")
+
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name, "")
     return int(raw) if raw.strip() else default
+
+
+def connect_port_from_env(port: int) -> int | None:
+    """The browser port: ``CONNECT_PORT`` (``off`` disables it, 0 picks a free
+    port), else ``port`` + 2000; None (off) when ``port`` is 0 and none is set."""
+    raw = os.environ.get("CONNECT_PORT", "").strip().lower()
+    if raw in {"off", "none", "disabled", "-1"}:
+        return None
+    if raw:
+        return int(raw)
+    return port + CONNECT_PORT_OFFSET if port else None
+
+
+def origins_from_env() -> tuple[str, ...]:
+    """``CORS_ALLOWED_ORIGINS``: comma-separated origins; ``*`` allows any, and a
+    ``*`` inside an origin matches one host label or port (``http://localhost:*``).
+    Empty: no cross-origin browser calls at all. Unset: :data:`DEFAULT_CORS_ORIGINS`."""
+    raw = os.environ.get("CORS_ALLOWED_ORIGINS")
+    if raw is None:
+        return DEFAULT_CORS_ORIGINS
+    return tuple(origin.strip() for origin in raw.split(",") if origin.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +48,10 @@ class Settings:
     ``IDLE_TTL_SECONDS`` (games nobody touches), ``REQUEST_TTL_SECONDS`` (how
     long an Apply result is kept for retries), ``GRACE_SECONDS`` (drain on
     SIGTERM), ``HOST`` (bind address), ``MAX_CONNECTION_AGE_SECONDS`` (clients
-    reconnect after this long, so a scaled-out Deployment rebalances; 0 = never).
+    reconnect after this long, so a scaled-out Deployment rebalances; 0 = never),
+    ``CONNECT_PORT`` (the browser port: Connect and gRPC-Web over HTTP/1.1 and
+    HTTP/2; default PORT + 2000, ``off`` disables it) and ``CORS_ALLOWED_ORIGINS``
+    (see :func:`origins_from_env`).
     """
 
     redis_url: str
@@ -39,6 +69,10 @@ class Settings:
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
     max_pending_applies: int = 2000
+    #: The Connect / gRPC-Web port (0: any free port; None: not served).
+    connect_port: int | None = None
+    #: Origins a browser may call from (CORS); see :func:`origins_from_env`.
+    cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -60,4 +94,6 @@ class Settings:
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
             max_pending_applies=_int("MAX_PENDING_APPLIES", 2000),
+            connect_port=connect_port_from_env(port),
+            cors_allowed_origins=origins_from_env(),
         )
