@@ -1,7 +1,8 @@
 """``make run``: the whole local stack with one command.
 
 Starts Redis (a local ``redis-server``/valkey binary unless ``REDIS_URL`` is
-set), then every implemented service on its default port, prints where each
+set), then every implemented service on its default port (gRPC; metrics on
+port + 1000; Connect and gRPC-Web for browsers on port + 2000), prints where each
 listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
 (they drain), then Redis.
 
@@ -26,6 +27,7 @@ from typing import IO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.core.config import CONNECT_PORT_OFFSET
 from services.core.redis_server import LocalRedis, port_is_free, start_local_redis
 from services.registry import SERVICES, ServiceEntry
 
@@ -124,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                 "REDIS_URL": url,
                 "PORT": str(port),
                 "METRICS_PORT": str(port + 1000),
+                # Each service derives its browser port from PORT (+ 2000).
+                "CONNECT_PORT": "",
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
             }
             output: IO[bytes] | None = None
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
             print(
                 f"{entry.name:<15} 127.0.0.1:{port}  {entry.service_name}  "
-                f"metrics :{port + 1000}  {state}",
+                f"metrics :{port + 1000}  browser :{port + CONNECT_PORT_OFFSET}  {state}",
                 flush=True,
             )
         if logs is not None:

@@ -17,15 +17,17 @@ def _int(name: str, default: int) -> int:
     return int(raw) if raw.strip() else default
 
 
-def connect_port_from_env(port: int) -> int | None:
-    """The browser port: ``CONNECT_PORT`` (``off`` disables it, 0 picks a free
-    port), else ``port`` + 2000; None (off) when ``port`` is 0 and none is set."""
+def connect_port_from_env(port: int) -> tuple[int | None, bool]:
+    """The browser port and whether it was asked for explicitly: ``CONNECT_PORT``
+    (``off`` disables it, 0 picks a free port), else ``port`` + 2000 (None when
+    ``port`` is 0 or that is no port number)."""
     raw = os.environ.get("CONNECT_PORT", "").strip().lower()
     if raw in {"off", "none", "disabled", "-1"}:
-        return None
+        return None, True
     if raw:
-        return int(raw)
-    return port + CONNECT_PORT_OFFSET if port else None
+        return int(raw), True
+    derived = port + CONNECT_PORT_OFFSET
+    return (derived if port and derived <= 65535 else None), False
 
 
 def origins_from_env() -> tuple[str, ...]:
@@ -50,7 +52,8 @@ class Settings:
     SIGTERM), ``HOST`` (bind address), ``MAX_CONNECTION_AGE_SECONDS`` (clients
     reconnect after this long, so a scaled-out Deployment rebalances; 0 = never),
     ``CONNECT_PORT`` (the browser port: Connect and gRPC-Web over HTTP/1.1 and
-    HTTP/2; default PORT + 2000, ``off`` disables it) and ``CORS_ALLOWED_ORIGINS``
+    HTTP/2; default PORT + 2000, which is skipped with a warning if it cannot be
+    bound; ``off`` disables it) and ``CORS_ALLOWED_ORIGINS``
     (see :func:`origins_from_env`).
     """
 
@@ -71,6 +74,9 @@ class Settings:
     max_pending_applies: int = 2000
     #: The Connect / gRPC-Web port (0: any free port; None: not served).
     connect_port: int | None = None
+    #: Whether failing to bind ``connect_port`` stops the process (set explicitly)
+    #: or only logs a warning (derived from PORT, as on a developer's machine).
+    connect_port_required: bool = True
     #: Origins a browser may call from (CORS); see :func:`origins_from_env`.
     cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
 
@@ -78,6 +84,7 @@ class Settings:
     def from_env(cls, default_port: int) -> Settings:
         """Settings for a service whose default port is ``default_port``."""
         port = _int("PORT", default_port)
+        connect_port, connect_port_required = connect_port_from_env(port)
         return cls(
             redis_url=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
             redis_cluster=os.environ.get("REDIS_CLUSTER", "").lower() in {"1", "true", "yes"},
@@ -94,6 +101,7 @@ class Settings:
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
             max_pending_applies=_int("MAX_PENDING_APPLIES", 2000),
-            connect_port=connect_port_from_env(port),
+            connect_port=connect_port,
+            connect_port_required=connect_port_required,
             cors_allowed_origins=origins_from_env(),
         )

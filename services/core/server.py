@@ -204,18 +204,24 @@ async def start_server(
     if port == 0:
         raise RuntimeError(f"cannot bind {settings.host}:{settings.port}")
     await server.start()
+    gateway = None
+    if settings.connect_port is not None and browser_apps:
+        try:
+            gateway = await start_gateway(
+                (*browser_apps, HealthApp(health_servicer)),
+                settings.host,
+                settings.connect_port,
+                settings.cors_allowed_origins,
+            )
+        except OSError as exc:
+            if settings.connect_port_required:
+                await server.stop(None)
+                raise
+            log.warning("connect_port_unavailable", port=settings.connect_port, error=str(exc))
     watchdog = None
     if probe is not None:
         watchdog = StoreWatchdog(probe, health_servicer, ("", service_name))
         watchdog.start()
-    gateway = None
-    if settings.connect_port is not None and browser_apps:
-        gateway = await start_gateway(
-            (*browser_apps, HealthApp(health_servicer)),
-            settings.host,
-            settings.connect_port,
-            settings.cors_allowed_origins,
-        )
     return RunningServer(
         server, health_servicer, port, service_name, watchdog, drain_hooks, gateway
     )
