@@ -93,6 +93,8 @@ class ServerHandle:
     stop: Callable[[], None]
     #: The browser port's base URL (``http://127.0.0.1:<port>``), when served.
     http_base: str | None = None
+    #: The running server (to drain it from a test).
+    running: Any = None
 
     def channel(self) -> grpc.Channel:
         """A new blocking channel to the server."""
@@ -153,7 +155,7 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
 
     running = holder["running"]
     http_base = None if running.connect_port is None else f"http://127.0.0.1:{running.connect_port}"
-    handle = ServerHandle(f"127.0.0.1:{running.port}", loop, thread, stop, http_base)
+    handle = ServerHandle(f"127.0.0.1:{running.port}", loop, thread, stop, http_base, running)
     try:
         yield handle
     finally:

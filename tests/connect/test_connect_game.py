@@ -102,9 +102,12 @@ def test_a_turn_over_each_protocol_and_http_version(
     assert applied.event.version == 2
     assert state.version == 2 and state.viewer_seat == new.to_act[0]
     # Counted by protocol and HTTP version, and with every other call in roost_rpcs_total.
-    assert browser_count(
-        service=SERVICE, method="Apply", protocol=protocol, http_version=http, code="OK"
-    ) == before + 1
+    assert (
+        browser_count(
+            service=SERVICE, method="Apply", protocol=protocol, http_version=http, code="OK"
+        )
+        == before + 1
+    )
     assert rpc_count("game", "Apply", "OK") >= before_all + 1
 
 

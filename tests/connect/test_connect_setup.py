@@ -1,0 +1,100 @@
+"""How the browser port is set up: its settings, the bridge's coverage of every
+RPC of every service, and its drain."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import threading
+import time
+from typing import Any
+
+import grpc
+import pytest
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
+from connectrpc.protocol import ProtocolType
+from roost import games
+from roost.common.v1 import common_pb2
+from roost.undertheleaves.v1 import service_pb2 as m
+from roost.undertheleaves.v1.service_connect import UnderTheLeavesClient
+
+from services.core.config import DEFAULT_CORS_ORIGINS, Settings, connect_port_from_env
+from services.core.connect_bridge import connect_code, connect_module, snake_case
+from services.core.http_gateway import origin_rules
+from services.undertheleaves.service import SPEC
+from tests.connect.connect_support import error_info, run
+from tests.harness import game_server
+
+
+def test_the_browser_port_defaults_to_the_grpc_port_plus_2000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CONNECT_PORT", raising=False)
+    assert connect_port_from_env(50051) == (52051, False)
+    assert connect_port_from_env(0) == (None, False)
+    assert connect_port_from_env(64000) == (None, False)  # no such port: not served
+    monkeypatch.setenv("CONNECT_PORT", "8080")
+    assert connect_port_from_env(50051) == (8080, True)
+    monkeypatch.setenv("CONNECT_PORT", "off")
+    assert connect_port_from_env(50051) == (None, True)
+
+
+def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CORS_ALLOWED_ORIGINS", raising=False)
+    assert Settings.from_env(50051).cors_allowed_origins == DEFAULT_CORS_ORIGINS
+    monkeypatch.setenv("CORS_ALLOWED_ORIGINS", " https://a.example , https://*.b.example ")
+    settings = Settings.from_env(50051)
+    assert settings.cors_allowed_origins == ("https://a.example", "https://*.b.example")
+    assert settings.connect_port == 52051
+
+
+def test_origin_patterns() -> None:
+    exact, regex = origin_rules(["*", "https://a.example", "http://localhost:*"])
+    assert exact == ["*", "https://a.example"]
+    assert regex is not None
+    import re
+
+    assert re.fullmatch(regex, "http://localhost:5173")
+    assert not re.fullmatch(regex, "http://localhost.evil.example:1")
+    assert origin_rules(["https://a.example"]) == (["https://a.example"], None)
+
+
+@pytest.mark.parametrize("identity", [games.MATCHMAKER, *games.GAMES], ids=lambda i: i.name)
+def test_every_rpc_of_every_service_has_its_generated_connect_endpoint(identity: Any) -> None:
+    """The bridge names each RPC as the generated Connect stubs do."""
+    grpc_module = importlib.import_module(f"{identity.package}.{identity.proto_file}_pb2_grpc")
+    messages = importlib.import_module(f"{identity.package}.{identity.proto_file}_pb2")
+    service = messages.DESCRIPTOR.services_by_name[identity.service]
+    protocol = getattr(connect_module(grpc_module), identity.service)
+    for method in service.methods:
+        assert hasattr(protocol, snake_case(method.name)), method.full_name
+
+
+def test_status_codes_map_by_name() -> None:
+    assert connect_code(grpc.StatusCode.CANCELLED) is Code.CANCELED
+    for code in set(grpc.StatusCode) - {grpc.StatusCode.OK, grpc.StatusCode.CANCELLED}:
+        assert connect_code(code).name == code.name
+
+
+def test_a_drain_ends_watch_streams_on_the_browser_port(redis_server_url: str) -> None:
+    """As over gRPC: UNAVAILABLE with ERROR_REASON_DRAINING, so clients resume elsewhere."""
+    with game_server(SPEC, redis_server_url, connect_port=0) as server:
+        assert server.http_base is not None
+
+        def drain_soon() -> None:
+            time.sleep(0.3)
+            asyncio.run_coroutine_threadsafe(server.running.drain(0.5), server.loop).result(10)
+
+        async def go() -> ConnectError:
+            async with UnderTheLeavesClient(server.http_base, protocol=ProtocolType.GRPC_WEB) as c:
+                new = await c.new_game(m.NewGameRequest(common=common_pb2.CommonOptions(players=2)))
+                threading.Thread(target=drain_soon).start()
+                with pytest.raises(ConnectError) as caught:
+                    async for _ in c.watch(m.WatchRequest(game_id=new.game_id, from_version=1)):
+                        pass
+            return caught.value
+
+        error = run(go())
+    assert error.code == Code.UNAVAILABLE
+    assert error_info(error).reason == "ERROR_REASON_DRAINING"
