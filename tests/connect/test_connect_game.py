@@ -8,6 +8,7 @@ Everything goes through the generated Connect client of the game's proto
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -38,7 +39,11 @@ from tests.service_contract import Client
 
 SERVICE = SPEC.service_name
 ALLOWED = "https://play.example.com"
-PROTOCOLS = {"connect": ProtocolType.CONNECT, "grpc-web": ProtocolType.GRPC_WEB}
+PROTOCOLS = {
+    "connect": ProtocolType.CONNECT,
+    "grpc-web": ProtocolType.GRPC_WEB,
+    "grpc": ProtocolType.GRPC,
+}
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +114,17 @@ def test_a_turn_over_each_protocol_and_http_version(
         == before + 1
     )
     assert rpc_count("game", "Apply", "OK") >= before_all + 1
+
+
+def test_grpc_itself_over_http2_on_the_browser_port(server: ServerHandle) -> None:
+    """The runtime speaks gRPC too (HTTP/2 only: it needs trailers)."""
+
+    async def go() -> tuple[Any, Any, Any]:
+        async with client(server, "grpc", "2") as c:
+            return await play_one_turn(c)
+
+    _new, applied, _state = run(go())
+    assert applied.version == 2
 
 
 def test_connect_json_codec(server: ServerHandle) -> None:
@@ -235,9 +251,10 @@ def test_watch_streams_an_apply_made_over_grpc(
             stream = c.watch(m.WatchRequest(game_id=new.game_id, from_version=1), timeout_ms=10_000)
             # The first event can only come from the Apply below.
             subscribed.set()
-            async for reply in stream:
-                events.append(reply.event)
-                break
+            async with contextlib.aclosing(stream):
+                async for reply in stream:
+                    events.append(reply.event)
+                    break
         return events
 
     def apply_when_subscribed() -> None:

@@ -4,6 +4,7 @@ generated Connect client over HTTP/1.1 and HTTP/2."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -66,12 +67,14 @@ def test_watch_ticket_streams_the_assignment(mm_base: str) -> None:
             request = enqueue_request(players=2)
             await c.enqueue(request)
             statuses = []
-            async for reply in c.watch_ticket(
+            stream = c.watch_ticket(
                 pb.WatchTicketRequest(ticket_id=request.ticket_id), timeout_ms=15_000
-            ):
-                statuses.append(reply.ticket)
-                if reply.ticket.status == pb.TICKET_STATUS_ASSIGNED:
-                    break
+            )
+            async with contextlib.aclosing(stream):
+                async for reply in stream:
+                    statuses.append(reply.ticket)
+                    if reply.ticket.status == pb.TICKET_STATUS_ASSIGNED:
+                        break
             return statuses
 
     tickets = run(go())
