@@ -139,8 +139,12 @@ class BridgedContext:
         return None if remaining is None else max(remaining / 1000.0, 0.0)
 
     def peer(self) -> str:
+        """As grpc writes it: ``ipv4:host:port`` or ``ipv6:[host]:port``."""
         address = self._ctx.client_address
-        return f"ipv4:{address}" if address else ""
+        if not address:
+            return ""
+        host, _, port = address.rpartition(":")
+        return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{address}"
 
     def set_trailing_metadata(self, metadata: Sequence[tuple[str, str]]) -> None:
         for key, value in metadata:

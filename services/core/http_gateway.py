@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from typing import Any, Protocol
@@ -36,9 +37,12 @@ from hypercorn.utils import wrap_app
 from starlette.middleware.cors import CORSMiddleware
 
 from services.core.connect_bridge import HTTP_VERSION
-from services.core.logging import get_logger
 
-log = get_logger("roost.http")
+#: Hypercorn's own log: only what it cannot hand to the application (an
+#: exception escaping it, which the bridge never lets happen, is a bug), so
+#: warnings and errors only; no access log (the RPC metrics count the calls).
+SERVER_LOG = logging.getLogger("roost.http.server")
+SERVER_LOG.setLevel(logging.WARNING)
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -155,7 +159,7 @@ class HttpGateway:
         self.config = Config()
         self.config.bind = [f"{host}:{port}"]
         self.config.accesslog = None
-        self.config.errorlog = None
+        self.config.errorlog = SERVER_LOG
         self.app = app
         self.port = 0
         self._stop = asyncio.Event()

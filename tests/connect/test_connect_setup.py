@@ -13,15 +13,23 @@ import grpc
 import pytest
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
+from connectrpc.request import Headers, RequestContext
 from roost import games
 from roost.common.v1 import common_pb2
 from roost.undertheleaves.v1 import service_pb2 as m
 from roost.undertheleaves.v1.service_connect import UnderTheLeavesClient
 
 from services.core.config import DEFAULT_CORS_ORIGINS, Settings, connect_port_from_env
-from services.core.connect_bridge import connect_code, connect_module, snake_case
+from services.core.connect_bridge import (
+    BridgedContext,
+    connect_code,
+    connect_module,
+    snake_case,
+)
 from services.core.http_gateway import origin_rules
+from services.core.metrics import LIMITS
 from services.undertheleaves.service import SPEC
 from tests.connect.connect_support import error_info, run
 from tests.harness import game_server
@@ -98,3 +106,59 @@ def test_a_drain_ends_watch_streams_on_the_browser_port(redis_server_url: str) -
         error = run(go())
     assert error.code == Code.UNAVAILABLE
     assert error_info(error).reason == "ERROR_REASON_DRAINING"
+
+
+def test_the_process_caps_apply_to_the_browser_port(redis_server_url: str) -> None:
+    """MAX_CALLS_IN_FLIGHT and MAX_STREAMS count calls from both ports: at the cap a
+    call over Connect is refused like one over gRPC."""
+    saved = (LIMITS.max_calls, LIMITS.max_streams)
+    try:
+        with game_server(
+            SPEC, redis_server_url, connect_port=0, max_calls_in_flight=0, max_streams=0
+        ) as server:
+            assert server.http_base is not None
+
+            async def go() -> tuple[ConnectError, ConnectError]:
+                async with UnderTheLeavesClient(server.http_base) as c:
+                    with pytest.raises(ConnectError) as unary:
+                        await c.get_state(m.GetStateRequest(game_id="0" * 24))
+                    with pytest.raises(ConnectError) as stream:
+                        async for _ in c.watch(m.WatchRequest(game_id="0" * 24)):
+                            pass
+                return unary.value, stream.value
+
+            unary, stream = run(go())
+    finally:
+        LIMITS.max_calls, LIMITS.max_streams = saved
+    for error, limit in ((unary, "calls_in_flight"), (stream, "streams_open")):
+        assert error.code == Code.RESOURCE_EXHAUSTED
+        info = error_info(error)
+        assert info.reason == "ERROR_REASON_OVERLOADED"
+        assert info.metadata["limit"] == limit
+
+
+def test_the_bridged_context_reads_the_http_request() -> None:
+    method = MethodInfo(
+        name="GetState", service_name=SPEC.service_name, input=m.GetStateRequest,
+        output=m.GetStateResponse, idempotency_level=IdempotencyLevel.UNKNOWN,
+        stream_type=StreamType.UNARY,
+    )  # fmt: skip
+    headers = Headers({"x-seat-token": "abc", "content-type": "application/proto"})
+
+    def context(client: str) -> BridgedContext:
+        request = RequestContext(
+            method=method,
+            http_method="POST",
+            request_headers=headers,
+            timeout_ms=5000,
+            client_address=client,
+        )
+        return BridgedContext(request)
+
+    ctx = context("10.0.0.7:4242")
+    assert ("x-seat-token", "abc") in ctx.invocation_metadata()
+    remaining = ctx.time_remaining()
+    assert remaining is not None and 4 < remaining <= 5
+    assert ctx.peer() == "ipv4:10.0.0.7:4242"
+    assert context("::1:4242").peer() == "ipv6:[::1]:4242"
+    assert not ctx.cancelled()
