@@ -77,6 +77,8 @@ EXPOSED_HEADERS = (
 )
 #: How long a browser may cache a preflight answer (seconds).
 PREFLIGHT_MAX_AGE = 7200
+#: Requests per connection before Hypercorn closes it (its default is 1,000).
+KEEP_ALIVE_MAX_REQUESTS = 2**31
 
 
 class ConnectApp(Protocol):
@@ -160,6 +162,9 @@ class HttpGateway:
         self.config.bind = [f"{host}:{port}"]
         self.config.accesslog = None
         self.config.errorlog = SERVER_LOG
+        # Hypercorn closes a connection after 1,000 requests by default; an HTTP/2
+        # client may have sent more on it by then and sees them fail.
+        self.config.keep_alive_max_requests = KEEP_ALIVE_MAX_REQUESTS
         self.app = app
         self.port = 0
         self._stop = asyncio.Event()

@@ -28,7 +28,7 @@ from services.core.connect_bridge import (
     connect_module,
     snake_case,
 )
-from services.core.http_gateway import origin_rules
+from services.core.http_gateway import HttpGateway, browser_app, origin_rules
 from services.core.metrics import LIMITS
 from services.undertheleaves.service import SPEC
 from tests.connect.connect_support import error_info, run
@@ -162,3 +162,11 @@ def test_the_bridged_context_reads_the_http_request() -> None:
     assert ctx.peer() == "ipv4:10.0.0.7:4242"
     assert context("::1:4242").peer() == "ipv6:[::1]:4242"
     assert not ctx.cancelled()
+
+
+def test_connections_are_not_recycled_after_a_thousand_requests() -> None:
+    """Hypercorn's default closes a connection after 1,000 requests: an HTTP/2
+    client with calls already sent on it saw them fail (found by
+    bench/browser_port.py). The gateway lifts the cap."""
+    gateway = HttpGateway(browser_app((), ()), "127.0.0.1", 0)
+    assert gateway.config.keep_alive_max_requests >= 2**31
