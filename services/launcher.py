@@ -81,6 +81,13 @@ def _port(entry: ServiceEntry) -> int:
     return int(os.environ.get(f"PORT_{entry.name.upper()}", entry.default_port))
 
 
+def _browser_port(port: int) -> int | None:
+    """The service's browser port (Connect, gRPC-Web): ``port`` + 2000, or None
+    (not served) when that is taken or no port number."""
+    browser = port + CONNECT_PORT_OFFSET
+    return browser if browser <= 65535 and port_is_free(browser) else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stack until interrupted; exit status 0 on a clean stop."""
     args = sys.argv[1:] if argv is None else argv
@@ -107,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     url, local = _start_redis()
     children: list[tuple[ServiceEntry, subprocess.Popen[bytes]]] = []
+    browsers: dict[str, int | None] = {}
     log_files: list[IO[bytes]] = []
     stopping = False
 
@@ -120,14 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for entry in entries:
             port = _port(entry)
+            browsers[entry.name] = browser = _browser_port(port)
             env = {
                 **os.environ,
                 **addresses,
                 "REDIS_URL": url,
                 "PORT": str(port),
                 "METRICS_PORT": str(port + 1000),
-                # Each service derives its browser port from PORT (+ 2000).
-                "CONNECT_PORT": "",
+                "CONNECT_PORT": str(browser) if browser else "off",
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
             }
             output: IO[bytes] | None = None
@@ -145,9 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             port = _port(entry)
             healthy = _wait_healthy(entry, port)
             state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
+            browser = browsers[entry.name]
             print(
                 f"{entry.name:<15} 127.0.0.1:{port}  {entry.service_name}  "
-                f"metrics :{port + 1000}  browser :{port + CONNECT_PORT_OFFSET}  {state}",
+                f"metrics :{port + 1000}  browser {f':{browser}' if browser else 'off'}  {state}",
                 flush=True,
             )
         if logs is not None:

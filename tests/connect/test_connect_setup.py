@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import socket
 import threading
 import time
 from typing import Any
@@ -21,7 +22,13 @@ from roost.common.v1 import common_pb2
 from roost.undertheleaves.v1 import service_pb2 as m
 from roost.undertheleaves.v1.service_connect import UnderTheLeavesClient
 
-from services.core.config import DEFAULT_CORS_ORIGINS, Settings, connect_port_from_env
+from services import launcher
+from services.core.config import (
+    CONNECT_PORT_OFFSET,
+    DEFAULT_CORS_ORIGINS,
+    Settings,
+    connect_port_from_env,
+)
 from services.core.connect_bridge import (
     BridgedContext,
     connect_code,
@@ -170,3 +177,12 @@ def test_connections_are_not_recycled_after_a_thousand_requests() -> None:
     bench/browser_port.py). The gateway lifts the cap."""
     gateway = HttpGateway(browser_app((), ()), "127.0.0.1", 0)
     assert gateway.config.keep_alive_max_requests >= 2**31
+
+
+def test_make_run_gives_each_service_its_browser_port_when_free() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        assert launcher._browser_port(busy - CONNECT_PORT_OFFSET) is None
+    assert launcher._browser_port(64000) is None
