@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -342,3 +343,52 @@ def test_an_unknown_path_is_not_found(server: ServerHandle) -> None:
     reply = raw(f"{server.http_base}/nope.v1.Nope/Call", body=b"{}",
                 headers={"content-type": "application/json"})  # fmt: skip
     assert reply.status == 404
+
+
+#: Bodies no request message decodes from (a wire type 7; a varint that never
+#: ends; a length past the end), and one that decodes as an unknown field of some.
+UNDECODABLE = [b"\x0f\x01", b"\x08" + b"\xff" * 11, b"\x0a\x7fab"]
+ODD = b"\x12\x02\xc3\x28"
+
+
+def _codes(reply: Any, streaming: bool) -> str:
+    """The status a Connect reply carries: ``ok`` or the error's code."""
+    if reply.status == 200 and not streaming:
+        return "ok"
+    text = reply.body.decode(errors="replace")
+    match = re.search(r'"code":\s*"([a-z_]+)"', text)
+    return match[1] if match else "ok"
+
+
+def _grpc_web_code(reply: Any) -> int:
+    match = re.search(rb"grpc-status: (\d+)", reply.body)
+    assert match, reply.body
+    return int(match[1])
+
+
+@pytest.mark.parametrize("method", [m.name for m in SPEC.messages.DESCRIPTOR.services_by_name[
+    SERVICE.rsplit(".", 1)[1]].methods])  # fmt: skip
+def test_no_body_makes_any_rpc_fail_internally(server: ServerHandle, method: str) -> None:
+    """Bodies that do not decode, in each protocol and codec: INVALID_ARGUMENT as
+    on the gRPC port; nothing ends INTERNAL or UNKNOWN."""
+    url = f"{server.http_base}/{SERVICE}/{method}"
+    streaming = method == "Watch"
+
+    def framed(body: bytes) -> bytes:
+        return b"\x00" + len(body).to_bytes(4, "big") + body
+
+    for body in [*UNDECODABLE, ODD]:
+        expected = {"invalid_argument"} if body != ODD else None
+        for codec, data in (("proto", body), ("json", b"{" + body)):
+            content_type = f"application/connect+{codec}" if streaming else f"application/{codec}"
+            reply = raw(url, body=framed(data) if streaming else data,
+                        headers={"content-type": content_type})  # fmt: skip
+            code = _codes(reply, streaming)
+            assert code not in {"internal", "unknown"}, (method, codec, body)
+            if expected is not None or codec == "json":
+                assert code == "invalid_argument", (method, codec, body, reply.body)
+        reply = raw(url, body=framed(body), headers={"content-type": "application/grpc-web+proto"})
+        code = _grpc_web_code(reply)
+        assert code not in {grpc.StatusCode.INTERNAL.value[0], grpc.StatusCode.UNKNOWN.value[0]}
+        if expected is not None:
+            assert code == grpc.StatusCode.INVALID_ARGUMENT.value[0], (method, body)
