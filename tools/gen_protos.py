@@ -103,8 +103,7 @@ def main() -> int:
     if not protos:
         return 0
     well_known = str(resources.files("grpc_tools") / "_proto")
-    # The Connect plugin is a console script installed next to this interpreter.
-    connect_plugin = Path(sys.executable).parent / "protoc-gen-connectrpc"
+    connect_plugin = connect_plugin_path()
     status = protoc.main(
         [
             "grpc_tools.protoc",
@@ -126,6 +125,18 @@ def main() -> int:
         (directory / "__init__.py").touch()
     (OUT_DIR / "roost" / "games.py").write_text(registry_module())
     return 0
+
+
+def connect_plugin_path() -> Path:
+    """protoc-gen-connectrpc: the console script next to this interpreter (the
+    virtualenv's), else the one on PATH."""
+    beside = Path(sys.executable).parent / "protoc-gen-connectrpc"
+    if beside.exists():
+        return beside
+    found = shutil.which("protoc-gen-connectrpc")
+    if found is None:
+        raise SystemExit("protoc-gen-connectrpc is not installed (pip install -e '.[dev]')")
+    return Path(found)
 
 
 def _identity(kind: str, entry: dict[str, object], fields: tuple[str, ...]) -> str:
