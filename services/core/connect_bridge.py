@@ -1,10 +1,9 @@
-"""One handler, two transports: a grpc.aio servicer served over Connect.
+"""One handler, two transports: a grpc.aio handler called by the Connect runtime.
 
 The Connect project's runtime (``connectrpc``) speaks the Connect protocol,
-gRPC-Web and gRPC; its generated ``*_connect.py`` stubs (``make proto``) give
-each proto service an ASGI application that calls a service object with one
-snake_case method per RPC. :func:`connect_app` hands that application our
-existing servicer, method by method, through :func:`bridge`:
+gRPC-Web and gRPC; :mod:`services.core.connect_apps` builds its applications
+from the generated stubs, with one function per RPC made here from the
+servicer's own method by :func:`bridge_unary` / :func:`bridge_stream`:
 
 - the handler receives the decoded request and a :class:`BridgedContext`: the
   part of ``grpc.aio.ServicerContext`` Roost's handlers use, read from the HTTP
@@ -17,10 +16,7 @@ existing servicer, method by method, through :func:`bridge`:
   (the ``google.rpc.ErrorInfo`` reason and metadata, ``BadRequest``), which
   the runtime writes in each protocol's own way;
 - a handler may return its response as serialized bytes (Apply does): they
-  are parsed into the method's response message for the runtime's codecs;
-- a body that does not decode reaches the handler as the same
-  :class:`~services.core.decoding.Undecodable` gRPC produces
-  (:class:`TolerantCodec`), so it is refused with the same status and reason.
+  are parsed into the method's response message for the runtime's codecs.
 
 Nothing here implements a wire protocol. The caps, metrics and logging of the
 servicer's ``unary`` / ``streaming`` wrappers apply unchanged; each bridged
@@ -30,29 +26,18 @@ call is also counted by protocol in ``roost_browser_rpcs_total``.
 from __future__ import annotations
 
 import contextvars
-import importlib
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import grpc
 from connectrpc.code import Code
-from connectrpc.codec import Codec
-from connectrpc.compat import google_protobuf_codecs
 from connectrpc.errors import ConnectError, ErrorDetail
-from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
-from connectrpc.server import ConnectASGIApplication, Endpoint
-from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
-from google.protobuf.message_factory import GetMessageClass
 from google.rpc import status_pb2
-from grpc_health.v1 import health_pb2
 from prometheus_client import Counter
 from protobuf.wkt import Any as WireAny
 
-from services.core.decoding import Undecodable, undecodable_error
 from services.core.logging import get_logger
 
 log = get_logger("roost.connect")
@@ -157,30 +142,6 @@ class BridgedContext:
         return False
 
 
-class TolerantCodec:
-    """A google.protobuf codec whose ``decode`` never raises: a body that is
-    not a request message becomes the :class:`Undecodable` the gRPC side
-    produces, so the handler refuses it with the same status and reason."""
-
-    def __init__(self, inner: Codec) -> None:
-        self._inner = inner
-
-    def name(self) -> str:
-        return self._inner.name()
-
-    def encode(self, message: Message) -> bytes:
-        return self._inner.encode(message)
-
-    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Any:
-        try:
-            return self._inner.decode(data, message_class)
-        except Exception as exc:  # any parser failure is the client's bytes
-            return Undecodable(undecodable_error(message_class.DESCRIPTOR.full_name, exc))
-
-
-#: Binary protobuf and protobuf JSON, both tolerant.
-CODECS: tuple[TolerantCodec, ...] = tuple(TolerantCodec(c) for c in google_protobuf_codecs())
-
 Handler = Callable[[Any, Any], Any]
 
 
@@ -257,76 +218,3 @@ def bridge_stream(
             _record(service, method, ctx, code)
 
     return stream
-
-
-def snake_case(name: str) -> str:
-    """The generated stubs' method name of an RPC (``GetCatalogue`` → ``get_catalogue``)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
-def bridged_service(
-    servicer: object, descriptor: ServiceDescriptor, output_types: dict[str, type[Message]]
-) -> SimpleNamespace:
-    """The service object a generated Connect application calls: one snake_case
-    function per RPC of ``descriptor``, each calling the servicer's method."""
-    functions: dict[str, Any] = {}
-    for method in descriptor.methods:
-        if method.client_streaming:
-            raise ValueError(f"{method.full_name}: client streaming is not bridged")
-        wrap = bridge_stream if method.server_streaming else bridge_unary
-        functions[snake_case(method.name)] = wrap(
-            getattr(servicer, method.name),
-            output_types[method.name],
-            descriptor.full_name,
-            method.name,
-        )
-    return SimpleNamespace(**functions)
-
-
-def connect_module(grpc_module: ModuleType) -> ModuleType:
-    """The generated ``*_connect`` module next to a ``*_pb2_grpc`` module."""
-    return importlib.import_module(grpc_module.__name__.removesuffix("_pb2_grpc") + "_connect")
-
-
-def connect_app(
-    servicer: object, messages: ModuleType, grpc_module: ModuleType, service_name: str
-) -> ConnectASGIApplication[Any]:
-    """The Connect ASGI application of ``service_name`` (``package.Service``)
-    over ``servicer``, from the generated stubs of the same proto file.
-
-    ``messages`` is the ``*_pb2`` module (its descriptor lists the RPCs)."""
-    short = service_name.rsplit(".", 1)[1]
-    descriptor = messages.DESCRIPTOR.services_by_name[short]
-    outputs = {m.name: GetMessageClass(m.output_type) for m in descriptor.methods}
-    application = getattr(connect_module(grpc_module), f"{short}ASGIApplication")
-    return application(bridged_service(servicer, descriptor, outputs), codecs=CODECS)
-
-
-class HealthApp(ConnectASGIApplication[Any]):
-    """``grpc.health.v1.Health/Check`` over Connect and gRPC-Web, answered by the
-    process's gRPC health servicer (the same statuses as the probes read). A
-    side-effect-free call, so Connect also allows it as an HTTP GET."""
-
-    SERVICE = "grpc.health.v1.Health"
-
-    def __init__(self, health_servicer: Any) -> None:
-        check = MethodInfo(
-            name="Check",
-            service_name=self.SERVICE,
-            input=health_pb2.HealthCheckRequest,
-            output=health_pb2.HealthCheckResponse,
-            idempotency_level=IdempotencyLevel.NO_SIDE_EFFECTS,
-            stream_type=StreamType.UNARY,
-        )
-        function = bridge_unary(
-            health_servicer.Check, health_pb2.HealthCheckResponse, self.SERVICE, "Check"
-        )
-        super().__init__(
-            service=health_servicer,
-            endpoints=lambda _svc: {f"/{self.SERVICE}/Check": Endpoint.unary(check, function)},
-            codecs=google_protobuf_codecs(),
-        )
-
-    @property
-    def path(self) -> str:
-        return f"/{self.SERVICE}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from services.core.config import Settings
-from services.core.connect_bridge import connect_app
+from services.core.connect_apps import connect_app
 from services.core.game_service import GameServicer, GameSpec, add_to_server, servicer_class
 from services.core.http_gateway import ConnectApp
 from services.core.server import serve_forever

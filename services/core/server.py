@@ -14,7 +14,7 @@ restart a pod).
 With ``CONNECT_PORT`` set (by default PORT + 2000), the same process also
 serves its service, and the health ``Check``, to browsers on that port: the
 Connect protocol and gRPC-Web over HTTP/1.1 and HTTP/2, with CORS
-(:mod:`services.core.http_gateway`, :mod:`services.core.connect_bridge`).
+(:mod:`services.core.http_gateway`, :mod:`services.core.connect_apps`).
 
 A drain turns health NOT_SERVING, ends the Watch streams at once (they end
 with UNAVAILABLE, reason ``ERROR_REASON_DRAINING``, so clients resume on
@@ -35,7 +35,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.core import reflection_v1
 from services.core.config import Settings
-from services.core.connect_bridge import HealthApp
+from services.core.connect_apps import HealthApp
 from services.core.decoding import tolerant_server
 from services.core.http_gateway import ConnectApp, HttpGateway, start_gateway
 from services.core.logging import configure, get_logger
@@ -175,7 +175,7 @@ async def start_server(
 
     ``probe`` checks the store for the health service; ``drain_hooks`` run
     when a drain begins. ``browser_apps`` (the service's Connect applications,
-    see :func:`services.core.connect_bridge.connect_app`) are served with the
+    see :func:`services.core.connect_apps.connect_app`) are served with the
     health ``Check`` on ``settings.connect_port`` unless that is None."""
     LIMITS.max_calls = settings.max_calls_in_flight
     LIMITS.max_streams = settings.max_streams

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from services.core.config import Settings
-from services.core.connect_bridge import connect_app
+from services.core.connect_apps import connect_app
 from services.core.logging import configure
 from services.core.server import serve_forever
 from services.core.store import connect

@@ -29,12 +29,8 @@ from services.core.config import (
     Settings,
     connect_port_from_env,
 )
-from services.core.connect_bridge import (
-    BridgedContext,
-    connect_code,
-    connect_module,
-    snake_case,
-)
+from services.core.connect_apps import connect_module, snake_case
+from services.core.connect_bridge import BridgedContext, connect_code
 from services.core.http_gateway import HttpGateway, browser_app, origin_rules
 from services.core.metrics import LIMITS
 from services.undertheleaves.service import SPEC
