@@ -1,15 +1,17 @@
 """The browser port against the gRPC port: the same call, by protocol.
 
-    python -m bench.browser_port [--seconds 3] [--concurrency 8]
+    python -m bench.browser_port [--seconds 3] [--concurrency 8] [--rounds 3]
 
 Starts a local Redis (unless REDIS_URL is set) and one Under the Leaves service
 process, creates a game, then sends GetState as a seat for ``--seconds`` with
 ``--concurrency`` calls in flight over each of: gRPC (the gRPC port, grpcio's
 asyncio client), and on the browser port Connect (binary protobuf) over HTTP/1.1
 and HTTP/2, Connect JSON over HTTP/1.1 and gRPC-Web over HTTP/1.1 (connectrpc's
-client). Figures: calls per second, and each as a ratio of gRPC's in the same
-run. Both sides run Python on one machine, so the ratios include the clients'
-own cost (grpcio's C core against connectrpc over pyqwest).
+client). Each round measures every transport in turn; figures are the medians
+over the rounds of the calls per second and of each one's ratio to gRPC's in the
+same round (the machine's load moves between rounds, less within one). Both
+sides run Python on one machine, so the ratios include the clients' own cost
+(grpcio's C core against connectrpc over pyqwest).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import grpc
@@ -102,6 +105,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     local = None
     url = os.environ.get("REDIS_URL")
@@ -116,29 +120,39 @@ def main() -> int:
         time.sleep(0.5)
         for _ in range(100):  # until both ports answer
             try:
-                figures = asyncio.run(measure(grpc_port, http_port, 0.05, 1))
+                asyncio.run(measure(grpc_port, http_port, 0.05, 1))
                 break
             except Exception:
                 time.sleep(0.2)
-        figures = asyncio.run(measure(grpc_port, http_port, args.seconds, args.concurrency))
+        rounds = [
+            asyncio.run(measure(grpc_port, http_port, args.seconds, args.concurrency))
+            for _ in range(args.rounds)
+        ]
     finally:
         process.terminate()
         process.wait(20)
         if local is not None:
             local.stop()
-    grpc_rate = figures["gRPC (gRPC port, HTTP/2)"]
+    baseline = "gRPC (gRPC port, HTTP/2)"
     rows = "\n".join(
-        f"| {name} | {value:,.0f} | {value / grpc_rate:.0%} |" for name, value in figures.items()
+        f"| {name} | {median(r[name] for r in rounds):,.0f} | "
+        f"{median(r[name] / r[baseline] for r in rounds):.0%} |"
+        for name in rounds[0]
+    )
+    command = (
+        f"python -m bench.browser_port --seconds {args.seconds:g} "
+        f"--concurrency {args.concurrency} --rounds {args.rounds}"
     )
     body = f"""## Browser port: GetState by protocol
 
-`python -m bench.browser_port --seconds {args.seconds:g} --concurrency {args.concurrency}`
-({machine()}): one Under the Leaves process; GetState as a seat with {args.concurrency} calls
-in flight, client and server on one machine. Ratios are to gRPC in the same run; they include
-the clients' own cost (grpcio's C core on the gRPC port, connectrpc over pyqwest on the
-browser port).
+`{command}` ({machine()})
 
-| transport | calls/s | of gRPC |
+One Under the Leaves process; GetState as a seat with {args.concurrency} calls in flight, client
+and server on one machine; medians of {args.rounds} rounds. Ratios are to gRPC in the same
+round; they include the clients' own cost (grpcio's C core on the gRPC port, connectrpc over
+pyqwest on the browser port), and move by tens of points between runs on a busy machine.
+
+| transport | calls/s (median) | of gRPC (median) |
 |---|---|---|
 {rows}
 """

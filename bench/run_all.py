@@ -27,7 +27,7 @@ def main() -> int:
         ["bench.tournament", *(["--games", "8"] if args.quick else [])],
         ["bench.watch_scale", *(["--streams", "1000"] if args.quick else [])],
         ["bench.reliability", *(["--races", "20", "--retries", "20"] if args.quick else [])],
-        ["bench.browser_port", "--seconds", seconds],
+        ["bench.browser_port", "--seconds", seconds, *(["--rounds", "1"] if args.quick else [])],
     ]
     for run in runs:
         print(f"== python -m {' '.join(run)}", flush=True)
