@@ -21,10 +21,12 @@ import re
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
+import orjson
 from connectrpc.codec import Codec
-from connectrpc.compat import google_protobuf_codecs
+from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_codecs
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import json_format
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
@@ -55,8 +57,29 @@ class TolerantCodec:
             return Undecodable(undecodable_error(message_class.DESCRIPTOR.full_name, exc))
 
 
+class CompactJsonCodec:
+    """Protobuf JSON (google.protobuf's ``json_format``, the same mapping as the
+    runtime's own JSON codec) written without indentation by orjson: half the
+    bytes and a third of the time of ``MessageToJson`` for a view. Unknown
+    fields in a request are ignored, as the runtime's codec does."""
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Message) -> bytes:
+        return orjson.dumps(json_format.MessageToDict(message))
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        message = message_class()
+        json_format.Parse(bytes(data), message, ignore_unknown_fields=True)
+        return message
+
+
 #: Binary protobuf and protobuf JSON, both tolerant.
-CODECS: tuple[TolerantCodec, ...] = tuple(TolerantCodec(c) for c in google_protobuf_codecs())
+CODECS: tuple[TolerantCodec, ...] = (
+    TolerantCodec(google_protobuf_binary_codec()),
+    TolerantCodec(CompactJsonCodec()),
+)
 
 
 def snake_case(name: str) -> str:

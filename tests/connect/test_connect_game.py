@@ -146,6 +146,7 @@ def test_connect_json_by_hand(server: ServerHandle) -> None:
     )
     assert reply.status == 200
     assert reply.headers["content-type"] == "application/json"
+    assert b"\n" not in reply.body  # compact JSON
     body = json.loads(reply.body)
     assert body["version"] == "1" and len(body["credentials"]) == 2
     reply = raw(
