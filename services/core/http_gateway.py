@@ -93,7 +93,7 @@ class ConnectApp(Protocol):
 class Router:
     """Dispatches each request to the application whose ``/<service>/`` path
     prefixes it; answers the lifespan protocol itself (the applications need
-    no start-up). Anything else: 404."""
+    no start-up). Any other path: 404; a WebSocket: refused."""
 
     def __init__(self, apps: Iterable[ConnectApp]) -> None:
         self.apps = {f"{app.path}/": app for app in apps}
@@ -107,10 +107,13 @@ class Router:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
+        if scope["type"] != "http":  # a WebSocket: refused (HTTP 403)
+            await send({"type": "websocket.close", "code": 1008})
+            return
         path: str = scope.get("path", "")
         prefix = path[: path.find("/", 1) + 1] if path.count("/") >= 2 else ""
         app = self.apps.get(prefix)
-        if app is None or scope["type"] != "http":
+        if app is None:
             await send({"type": "http.response.start", "status": 404, "headers": []})
             await send({"type": "http.response.body", "body": b""})
             return

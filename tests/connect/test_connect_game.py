@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import socket
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -393,3 +394,17 @@ def test_no_body_makes_any_rpc_fail_internally(server: ServerHandle, method: str
         assert code not in {grpc.StatusCode.INTERNAL.value[0], grpc.StatusCode.UNKNOWN.value[0]}
         if expected is not None:
             assert code == grpc.StatusCode.INVALID_ARGUMENT.value[0], (method, body)
+
+
+def test_a_websocket_upgrade_is_refused(server: ServerHandle) -> None:
+    assert server.http_base is not None
+    host, port = server.http_base.removeprefix("http://").split(":")
+    request = (
+        f"GET /{SERVICE}/Watch HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade\r\n"
+        "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(request.encode())
+        status_line = sock.recv(4096).split(b"\r\n", 1)[0]
+    assert status_line.split()[1] == b"403"
