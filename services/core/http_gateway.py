@@ -2,8 +2,8 @@
 
 A service process serves its gRPC port (grpc.aio) and, on a second port, the
 same servicer through :mod:`services.core.connect_apps`: the Connect
-protocol and gRPC-Web over HTTP/1.1 and HTTP/2 (cleartext: prior knowledge or
-``Upgrade: h2c``; TLS ends at the ingress). Both run on the one event loop of
+protocol and gRPC-Web over HTTP/1.1 and HTTP/2 (cleartext with prior knowledge;
+TLS ends at the ingress). Both run on the one event loop of
 the process, so a call over either reaches the same handlers, caps and store.
 
 The ASGI stack, outermost first:
