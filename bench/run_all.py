@@ -14,8 +14,8 @@ import sys
 
 
 def main() -> int:
-    """Run the engine, service, breakdown, tournament, Watch and reliability
-    benchmarks in turn."""
+    """Run the engine, service, breakdown, tournament, Watch, reliability and
+    browser-port benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
@@ -27,6 +27,7 @@ def main() -> int:
         ["bench.tournament", *(["--games", "8"] if args.quick else [])],
         ["bench.watch_scale", *(["--streams", "1000"] if args.quick else [])],
         ["bench.reliability", *(["--races", "20", "--retries", "20"] if args.quick else [])],
+        ["bench.browser_port", "--seconds", seconds, *(["--rounds", "1"] if args.quick else [])],
     ]
     for run in runs:
         print(f"== python -m {' '.join(run)}", flush=True)

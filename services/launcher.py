@@ -1,7 +1,8 @@
 """``make run``: the whole local stack with one command.
 
 Starts Redis (a local ``redis-server``/valkey binary unless ``REDIS_URL`` is
-set), then every implemented service on its default port, prints where each
+set), then every implemented service on its default port (gRPC; metrics on
+port + 1000; Connect and gRPC-Web for browsers on port + 2000), prints where each
 listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
 (they drain), then Redis.
 
@@ -26,6 +27,7 @@ from typing import IO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.core.config import CONNECT_PORT_OFFSET
 from services.core.redis_server import LocalRedis, port_is_free, start_local_redis
 from services.registry import SERVICES, ServiceEntry
 
@@ -79,6 +81,13 @@ def _port(entry: ServiceEntry) -> int:
     return int(os.environ.get(f"PORT_{entry.name.upper()}", entry.default_port))
 
 
+def _browser_port(port: int) -> int | None:
+    """The service's browser port (Connect, gRPC-Web): ``port`` + 2000, or None
+    (not served) when that is taken or no port number."""
+    browser = port + CONNECT_PORT_OFFSET
+    return browser if browser <= 65535 and port_is_free(browser) else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stack until interrupted; exit status 0 on a clean stop."""
     args = sys.argv[1:] if argv is None else argv
@@ -105,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     url, local = _start_redis()
     children: list[tuple[ServiceEntry, subprocess.Popen[bytes]]] = []
+    browsers: dict[str, int | None] = {}
     log_files: list[IO[bytes]] = []
     stopping = False
 
@@ -118,12 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for entry in entries:
             port = _port(entry)
+            browsers[entry.name] = browser = _browser_port(port)
             env = {
                 **os.environ,
                 **addresses,
                 "REDIS_URL": url,
                 "PORT": str(port),
                 "METRICS_PORT": str(port + 1000),
+                "CONNECT_PORT": str(browser) if browser else "off",
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
             }
             output: IO[bytes] | None = None
@@ -141,9 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             port = _port(entry)
             healthy = _wait_healthy(entry, port)
             state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
+            browser = browsers[entry.name]
             print(
                 f"{entry.name:<15} 127.0.0.1:{port}  {entry.service_name}  "
-                f"metrics :{port + 1000}  {state}",
+                f"metrics :{port + 1000}  browser {f':{browser}' if browser else 'off'}  {state}",
                 flush=True,
             )
         if logs is not None:

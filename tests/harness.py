@@ -19,6 +19,7 @@ import grpc
 
 from services.core.config import Settings
 from services.core.game_service import GameSpec, add_to_server, servicer_class
+from services.core.main import game_connect_app
 from services.core.redis_server import start_local_redis
 from services.core.server import start_server
 from services.core.store import GameStore, connect
@@ -90,6 +91,10 @@ class ServerHandle:
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread
     stop: Callable[[], None]
+    #: The browser port's base URL (``http://127.0.0.1:<port>``), when served.
+    http_base: str | None = None
+    #: The running server (to drain it from a test).
+    running: Any = None
 
     def channel(self) -> grpc.Channel:
         """A new blocking channel to the server."""
@@ -114,6 +119,9 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
             lambda server: add_to_server(spec, servicer, server),
             probe=store.ping,
             drain_hooks=(servicer.hub.close,),
+            browser_apps=(game_connect_app(spec, servicer),)
+            if settings.connect_port is not None
+            else (),
         )
         holder["servicer"] = servicer
         holder["running"] = running
@@ -145,7 +153,9 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
 
-    handle = ServerHandle(f"127.0.0.1:{holder['running'].port}", loop, thread, stop)
+    running = holder["running"]
+    http_base = None if running.connect_port is None else f"http://127.0.0.1:{running.connect_port}"
+    handle = ServerHandle(f"127.0.0.1:{running.port}", loop, thread, stop, http_base, running)
     try:
         yield handle
     finally:

@@ -1,5 +1,7 @@
-"""Generate Python stubs and .pyi type stubs from protos/ into gen/, and the
-registry module ``roost.games`` from protos/roost/games.toml.
+"""Generate Python stubs and .pyi type stubs from protos/ into gen/, the Connect
+stubs (``*_connect.py``: an ASGI application and a typed client per service, by
+``protoc-gen-connectrpc`` for google.protobuf messages) and the registry module
+``roost.games`` from protos/roost/games.toml.
 
 The output tree mirrors the proto packages (``gen/roost/common/v1/...``) so
 generated imports resolve with ``gen`` on the path. Run by ``make proto``.
@@ -101,6 +103,7 @@ def main() -> int:
     if not protos:
         return 0
     well_known = str(resources.files("grpc_tools") / "_proto")
+    connect_plugin = connect_plugin_path()
     status = protoc.main(
         [
             "grpc_tools.protoc",
@@ -109,6 +112,9 @@ def main() -> int:
             f"--python_out={OUT_DIR}",
             f"--pyi_out={OUT_DIR}",
             f"--grpc_python_out={OUT_DIR}",
+            f"--plugin=protoc-gen-connectrpc={connect_plugin}",
+            f"--connectrpc_out={OUT_DIR}",
+            "--connectrpc_opt=protobuf=google,io=async",
             *protos,
         ]
     )
@@ -119,6 +125,18 @@ def main() -> int:
         (directory / "__init__.py").touch()
     (OUT_DIR / "roost" / "games.py").write_text(registry_module())
     return 0
+
+
+def connect_plugin_path() -> Path:
+    """protoc-gen-connectrpc: the console script next to this interpreter (the
+    virtualenv's), else the one on PATH."""
+    beside = Path(sys.executable).parent / "protoc-gen-connectrpc"
+    if beside.exists():
+        return beside
+    found = shutil.which("protoc-gen-connectrpc")
+    if found is None:
+        raise SystemExit("protoc-gen-connectrpc is not installed (pip install -e '.[dev]')")
+    return Path(found)
 
 
 def _identity(kind: str, entry: dict[str, object], fields: tuple[str, ...]) -> str:

@@ -5,10 +5,39 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+#: The browser (Connect / gRPC-Web) port is the gRPC port plus this, unless set.
+CONNECT_PORT_OFFSET = 2000
+#: Origins allowed to call from a browser unless CORS_ALLOWED_ORIGINS says otherwise:
+#: pages served from this machine, on any port (local development).
+DEFAULT_CORS_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*")
+
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name, "")
     return int(raw) if raw.strip() else default
+
+
+def connect_port_from_env(port: int) -> tuple[int | None, bool]:
+    """The browser port and whether it was asked for explicitly: ``CONNECT_PORT``
+    (``off`` disables it, 0 picks a free port), else ``port`` + 2000 (None when
+    ``port`` is 0 or that is no port number)."""
+    raw = os.environ.get("CONNECT_PORT", "").strip().lower()
+    if raw in {"off", "none", "disabled", "-1"}:
+        return None, True
+    if raw:
+        return int(raw), True
+    derived = port + CONNECT_PORT_OFFSET
+    return (derived if port and derived <= 65535 else None), False
+
+
+def origins_from_env() -> tuple[str, ...]:
+    """``CORS_ALLOWED_ORIGINS``: comma-separated origins; ``*`` allows any, and a
+    ``*`` inside an origin matches one host label or port (``http://localhost:*``).
+    Empty: no cross-origin browser calls at all. Unset: :data:`DEFAULT_CORS_ORIGINS`."""
+    raw = os.environ.get("CORS_ALLOWED_ORIGINS")
+    if raw is None:
+        return DEFAULT_CORS_ORIGINS
+    return tuple(origin.strip() for origin in raw.split(",") if origin.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +50,11 @@ class Settings:
     ``IDLE_TTL_SECONDS`` (games nobody touches), ``REQUEST_TTL_SECONDS`` (how
     long an Apply result is kept for retries), ``GRACE_SECONDS`` (drain on
     SIGTERM), ``HOST`` (bind address), ``MAX_CONNECTION_AGE_SECONDS`` (clients
-    reconnect after this long, so a scaled-out Deployment rebalances; 0 = never).
+    reconnect after this long, so a scaled-out Deployment rebalances; 0 = never),
+    ``CONNECT_PORT`` (the browser port: Connect and gRPC-Web over HTTP/1.1 and
+    HTTP/2; default PORT + 2000, which is skipped with a warning if it cannot be
+    bound; ``off`` disables it) and ``CORS_ALLOWED_ORIGINS``
+    (see :func:`origins_from_env`).
     """
 
     redis_url: str
@@ -39,11 +72,19 @@ class Settings:
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
     max_pending_applies: int = 2000
+    #: The Connect / gRPC-Web port (0: any free port; None: not served).
+    connect_port: int | None = None
+    #: Whether failing to bind ``connect_port`` stops the process (set explicitly)
+    #: or only logs a warning (derived from PORT, as on a developer's machine).
+    connect_port_required: bool = True
+    #: Origins a browser may call from (CORS); see :func:`origins_from_env`.
+    cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
         """Settings for a service whose default port is ``default_port``."""
         port = _int("PORT", default_port)
+        connect_port, connect_port_required = connect_port_from_env(port)
         return cls(
             redis_url=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
             redis_cluster=os.environ.get("REDIS_CLUSTER", "").lower() in {"1", "true", "yes"},
@@ -60,4 +101,7 @@ class Settings:
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
             max_pending_applies=_int("MAX_PENDING_APPLIES", 2000),
+            connect_port=connect_port,
+            connect_port_required=connect_port_required,
+            cors_allowed_origins=origins_from_env(),
         )

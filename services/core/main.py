@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from services.core.config import Settings
+from services.core.connect_apps import connect_app
 from services.core.game_service import GameServicer, GameSpec, add_to_server, servicer_class
+from services.core.http_gateway import ConnectApp
 from services.core.server import serve_forever
 from services.core.store import GameStore, connect
 
@@ -15,6 +17,11 @@ def build_servicer(spec: GameSpec, settings: Settings) -> GameServicer:
     client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
     store = GameStore(client, max_pending_applies=settings.max_pending_applies)
     return servicer_class(spec)(spec, store, settings)
+
+
+def game_connect_app(spec: GameSpec, servicer: GameServicer) -> ConnectApp:
+    """The game's Connect application (Connect, gRPC-Web) over ``servicer``."""
+    return connect_app(servicer, spec.messages, spec.grpc_module, spec.service_name)
 
 
 def run_game_service(spec: GameSpec) -> None:
@@ -29,6 +36,7 @@ def run_game_service(spec: GameSpec) -> None:
             lambda server: add_to_server(spec, servicer, server),
             probe=servicer.store.ping,
             drain_hooks=(servicer.hub.close,),
+            browser_apps=(game_connect_app(spec, servicer),),
         )
 
     asyncio.run(main())

@@ -11,6 +11,11 @@ themselves once it answers (:class:`StoreWatchdog`, one ping a second).
 Readiness probes use it; liveness must not (a Redis outage is no reason to
 restart a pod).
 
+With ``CONNECT_PORT`` set (by default PORT + 2000), the same process also
+serves its service, and the health ``Check``, to browsers on that port: the
+Connect protocol and gRPC-Web over HTTP/1.1 and HTTP/2, with CORS
+(:mod:`services.core.http_gateway`, :mod:`services.core.connect_apps`).
+
 A drain turns health NOT_SERVING, ends the Watch streams at once (they end
 with UNAVAILABLE, reason ``ERROR_REASON_DRAINING``, so clients resume on
 another replica) and gives unary calls ``GRACE_SECONDS`` to finish.
@@ -30,7 +35,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.core import reflection_v1
 from services.core.config import Settings
+from services.core.connect_apps import HealthApp
 from services.core.decoding import tolerant_server
+from services.core.http_gateway import ConnectApp, HttpGateway, start_gateway
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
 
@@ -133,15 +140,26 @@ class RunningServer:
     service_name: str
     watchdog: StoreWatchdog | None = None
     drain_hooks: tuple[DrainHook, ...] = ()
+    #: The browser port's server (None when not served).
+    gateway: HttpGateway | None = None
+
+    @property
+    def connect_port(self) -> int | None:
+        """The port of Connect and gRPC-Web (None when not served)."""
+        return None if self.gateway is None else self.gateway.port
 
     async def drain(self, grace: float) -> None:
-        """Stop taking work, end the streams, let unary calls finish, then stop."""
+        """Stop taking work, end the streams, let unary calls finish, then stop
+        (both ports: Watch streams end the same way over either)."""
         await self.health.enter_graceful_shutdown()
         if self.watchdog is not None:
             await self.watchdog.stop()
         for hook in self.drain_hooks:
             await hook()
-        await self.server.stop(grace)
+        if self.gateway is None:
+            await self.server.stop(grace)
+        else:
+            await asyncio.gather(self.server.stop(grace), self.gateway.stop(grace))
 
 
 async def start_server(
@@ -151,11 +169,14 @@ async def start_server(
     *,
     probe: Probe | None = None,
     drain_hooks: tuple[DrainHook, ...] = (),
+    browser_apps: tuple[ConnectApp, ...] = (),
 ) -> RunningServer:
     """Build, register and start a server on ``settings.port`` (0 = any free port).
 
     ``probe`` checks the store for the health service; ``drain_hooks`` run
-    when a drain begins."""
+    when a drain begins. ``browser_apps`` (the service's Connect applications,
+    see :func:`services.core.connect_apps.connect_app`) are served with the
+    health ``Check`` on ``settings.connect_port`` unless that is None."""
     LIMITS.max_calls = settings.max_calls_in_flight
     LIMITS.max_streams = settings.max_streams
     options: list[tuple[str, int]] = [
@@ -183,11 +204,27 @@ async def start_server(
     if port == 0:
         raise RuntimeError(f"cannot bind {settings.host}:{settings.port}")
     await server.start()
+    gateway = None
+    if settings.connect_port is not None and browser_apps:
+        try:
+            gateway = await start_gateway(
+                (*browser_apps, HealthApp(health_servicer)),
+                settings.host,
+                settings.connect_port,
+                settings.cors_allowed_origins,
+            )
+        except OSError as exc:
+            if settings.connect_port_required:
+                await server.stop(None)
+                raise
+            log.warning("connect_port_unavailable", port=settings.connect_port, error=str(exc))
     watchdog = None
     if probe is not None:
         watchdog = StoreWatchdog(probe, health_servicer, ("", service_name))
         watchdog.start()
-    return RunningServer(server, health_servicer, port, service_name, watchdog, drain_hooks)
+    return RunningServer(
+        server, health_servicer, port, service_name, watchdog, drain_hooks, gateway
+    )
 
 
 async def serve_forever(
@@ -197,18 +234,21 @@ async def serve_forever(
     *,
     probe: Probe | None = None,
     drain_hooks: tuple[DrainHook, ...] = (),
+    browser_apps: tuple[ConnectApp, ...] = (),
 ) -> None:
     """Run until SIGTERM/SIGINT, then drain gracefully."""
     configure(settings.log_level)
     serve_metrics(settings.metrics_port)
     running = await start_server(
-        service_name, settings, register, probe=probe, drain_hooks=drain_hooks
-    )
+        service_name, settings, register, probe=probe, drain_hooks=drain_hooks,
+        browser_apps=browser_apps,
+    )  # fmt: skip
     log.info(
         "listening",
         service=service_name,
         port=running.port,
         metrics_port=settings.metrics_port,
+        connect_port=running.connect_port,
     )
     # Everything built so far (modules, descriptors, game data, the servicer)
     # lives as long as the process: keep it out of every later collection.

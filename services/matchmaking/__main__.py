@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from services.core.config import Settings
+from services.core.connect_apps import connect_app
 from services.core.logging import configure
 from services.core.server import serve_forever
 from services.core.store import connect
@@ -22,6 +23,8 @@ from services.matchmaking.service import (
     SERVICE_NAME,
     MatchmakerService,
     add_to_server,
+    pb,
+    pb_grpc,
 )
 
 
@@ -41,6 +44,7 @@ async def main() -> None:
             lambda server: add_to_server(servicer, server),
             probe=client.ping,
             drain_hooks=(engine.end_watches,),
+            browser_apps=(connect_app(servicer, pb, pb_grpc, SERVICE_NAME),),
         )
     finally:
         await engine.stop()

@@ -50,7 +50,8 @@ def _wait_serving(address: str, service: str, timeout: float = 30) -> None:
 def utl_process(redis_server_url: str) -> Iterator[tuple[subprocess.Popen[str], int, int]]:
     port, metrics = free_port(), free_port()
     env = {**os.environ, "REDIS_URL": redis_server_url, "PORT": str(port),
-           "METRICS_PORT": str(metrics), "LOG_LEVEL": "info", "GRACE_SECONDS": "3"}  # fmt: skip
+           "METRICS_PORT": str(metrics), "CONNECT_PORT": "off", "LOG_LEVEL": "info",
+           "GRACE_SECONDS": "3"}  # fmt: skip
     process = subprocess.Popen(
         [sys.executable, "-m", "services.undertheleaves"],
         env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

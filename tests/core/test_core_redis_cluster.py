@@ -38,7 +38,8 @@ def cluster_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[
             for _ in range(2):
                 port = free_port()
                 env = {**os.environ, "REDIS_URL": cluster.url, "REDIS_CLUSTER": "1",
-                       "PORT": str(port), "METRICS_PORT": "0", "LOG_LEVEL": "warning"}  # fmt: skip
+                       "PORT": str(port), "METRICS_PORT": "0", "CONNECT_PORT": "off",
+                       "LOG_LEVEL": "warning"}  # fmt: skip
                 command = [sys.executable, "-m", "services.undertheleaves"]
                 processes.append(subprocess.Popen(command, env=env, cwd=ROOT))
                 addresses.append(f"127.0.0.1:{port}")

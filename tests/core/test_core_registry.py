@@ -17,6 +17,7 @@ from roost import games as identities
 
 from clients import registry as client_registry
 from services import registry as service_registry
+from services.core.config import CONNECT_PORT_OFFSET
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = identities.GAMES
@@ -118,10 +119,16 @@ def _players(identity: identities.ServiceIdentity) -> tuple[int, int]:
 
 
 def test_the_readme_table_is_the_registry() -> None:
-    """README.md's table of services lists every registered service, right."""
-    rows = re.findall(r"^\| (.+?) \| `(roost\.[\w.]+)` \| (\d+) \|$", _readme(), re.M)
-    assert [(title, service, int(port)) for title, service, port in rows] == [
-        (i.title if i is not identities.MATCHMAKER else i.name, i.full_name, i.default_port)
+    """README.md's table of services lists every registered service, right (with
+    its browser port, the gRPC port + 2000)."""
+    rows = re.findall(r"^\| (.+?) \| `(roost\.[\w.]+)` \| (\d+) \| (\d+) \|$", _readme(), re.M)
+    assert [(title, service, int(port), int(http)) for title, service, port, http in rows] == [
+        (
+            i.title if i is not identities.MATCHMAKER else i.name,
+            i.full_name,
+            i.default_port,
+            i.default_port + CONNECT_PORT_OFFSET,
+        )
         for i in ALL
     ]
 

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
 OVERLAYS = {"dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
 LOADTEST = K8S / "loadtest"
+BROWSER = K8S / "browser"
 NAMESPACE = "roost"
 
 # name -> (gRPC port, full proto service name): the registry (protos/roost/games.toml),
@@ -23,6 +24,7 @@ SERVICES = {
 }
 GAMES = identities.names()
 METRICS_OFFSET = 1000
+CONNECT_OFFSET = 2000  # the browser port (Connect, gRPC-Web): services/core/config.py
 APP_UID = 10001  # the USER of deploy/Dockerfile
 
 Obj = dict[str, Any]
@@ -34,10 +36,10 @@ def _render(path: Path) -> tuple[Obj, ...]:
 
 
 def rendered(target: str) -> list[Obj]:
-    """A fresh copy of the rendered objects of "dev", "prod" or "loadtest"."""
+    """A fresh copy of the rendered objects of "dev", "prod", "loadtest" or "browser"."""
     import copy
 
-    path = LOADTEST if target == "loadtest" else OVERLAYS[target]
+    path = {"loadtest": LOADTEST, "browser": BROWSER}.get(target) or OVERLAYS[target]
     return copy.deepcopy(list(_render(path)))
 
 

@@ -144,7 +144,7 @@ def test_runtime_environment_copies_and_entrypoint(
         for c in copies
     )
     (expose,) = runtime.args_of("EXPOSE")
-    assert expose.split() == ["50050-50054", "51050-51054"]
+    assert expose.split() == ["50050-50054", "51050-51054", "52050-52054"]
     ports = sorted(port for port, _ in SERVICES.values())
     assert f"{ports[0]}-{ports[-1]}" in expose
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.deploy.manifests import (
     APP_UID,
+    CONNECT_OFFSET,
     GAMES,
     METRICS_OFFSET,
     NAMESPACE,
@@ -92,8 +93,49 @@ def test_service_ports_are_the_fixed_ones(env: str) -> None:
         service_ports = {
             p["name"]: p["port"] for p in find(objects, "Service", name)["spec"]["ports"]
         }
-        assert service_ports == {"grpc": port, "metrics": port + METRICS_OFFSET}
+        assert service_ports == {
+            "grpc": port,
+            "metrics": port + METRICS_OFFSET,
+            "http": port + CONNECT_OFFSET,
+        }
         assert container_ports(find(objects, "Deployment", name)) == service_ports
+
+
+@pytest.mark.parametrize("env", ENVS)
+def test_the_browser_port_is_wired(env: str) -> None:
+    """CONNECT_PORT, the container port "http" and the Service port "http" agree;
+    the ConfigMap says which web origins may call it."""
+    objects = rendered(env)
+    config = find(objects, "ConfigMap", "roost-config")["data"]
+    assert config["CORS_ALLOWED_ORIGINS"]
+    for name, (port, _) in SERVICES.items():
+        deployment = find(objects, "Deployment", name)
+        assert env_of(container(deployment))["CONNECT_PORT"] == str(port + CONNECT_OFFSET)
+        assert container_ports(deployment)["http"] == port + CONNECT_OFFSET
+        service_port = next(
+            p for p in find(objects, "Service", name)["spec"]["ports"] if p["name"] == "http"
+        )
+        assert service_port["targetPort"] == "http"
+        assert service_port["port"] == port + CONNECT_OFFSET
+
+
+def test_the_browser_ingress_routes_each_proto_service_to_its_browser_port() -> None:
+    """One TLS host; the path /<package>.<Service>/ reaches that service's "http" port."""
+    (ingress,) = rendered("browser")
+    assert ingress["kind"] == "Ingress" and ingress["metadata"]["namespace"] == NAMESPACE
+    (tls,) = ingress["spec"]["tls"]
+    assert tls["secretName"]
+    (rule,) = ingress["spec"]["rules"]
+    assert rule["host"] in tls["hosts"]
+    routes = {path["path"]: path["backend"]["service"] for path in rule["http"]["paths"]}
+    prod = rendered("prod")
+    assert routes == {
+        f"/{proto_service}/": {"name": name, "port": {"name": "http"}}
+        for name, (_port, proto_service) in SERVICES.items()
+    }
+    for backend in routes.values():
+        service = find(prod, "Service", backend["name"])
+        assert "http" in [p["name"] for p in service["spec"]["ports"]]
 
 
 PROBE_HANDLERS = {"exec", "grpc", "httpGet", "tcpSocket"}
@@ -456,6 +498,7 @@ def test_prod_allows_every_needed_flow(cluster: tuple[list[Obj], dict[str, Pod]]
             ("gateway", name, port),
             (name, "redis", 6379),
             ("prometheus", name, port + METRICS_OFFSET),
+            ("gateway", name, port + CONNECT_OFFSET),
         ]
     needed += [("matchmaking", game, SERVICES[game][0]) for game in GAMES]
     for source, dest, port in needed:
@@ -481,6 +524,9 @@ def test_prod_denies_flows_nobody_needs(cluster: tuple[list[Obj], dict[str, Pod]
         ("matchmaking", "stranger", 443),
         ("matchmaking", "undertheleaves", 51054),
         ("roost-loadtest", "prometheus", 9090),
+        ("stranger", "undertheleaves", 52054),
+        ("stranger-here", "skygarden", 52051),
+        ("prometheus", "matchmaking", 52050),
     ]
     for source, dest, port in denied:
         assert not allowed(policies, pods[source], pods[dest], port), (source, dest, port)

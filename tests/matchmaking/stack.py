@@ -105,6 +105,7 @@ def start(entry: ServiceEntry, env: Mapping[str, str], port: int | None = None) 
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "METRICS_PORT": "0",
+        "CONNECT_PORT": "off",
         "LOG_LEVEL": "warning",
         "GRACE_SECONDS": "1",
         **env,

@@ -56,6 +56,7 @@ def test_no_ticket_id_or_seat_token_reaches_the_logs(
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "METRICS_PORT": "0",
+        "CONNECT_PORT": "off",
         "LOG_LEVEL": "debug",
         "GRACE_SECONDS": "1",
     }

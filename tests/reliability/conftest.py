@@ -123,6 +123,7 @@ def _launch(name: str, env: dict[str, str], log: Path) -> Proc:
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "METRICS_PORT": "0",
+        "CONNECT_PORT": "off",
         "LOG_LEVEL": "info",
         "GRACE_SECONDS": "1",
         "PYTHONUNBUFFERED": "1",
