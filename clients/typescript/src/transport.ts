@@ -3,7 +3,7 @@
  * the services serve on their registry ports), the Connect protocol or
  * gRPC-Web (HTTP/1.1 or HTTP/2, what a browser can use).
  */
-import type { Transport } from "@connectrpc/connect";
+import type { Interceptor, Transport } from "@connectrpc/connect";
 import {
   createConnectTransport,
   createGrpcTransport,
@@ -27,15 +27,20 @@ export function transportKind(value: string): TransportKind {
 /**
  * A transport of `kind` to the service at `baseUrl` (e.g. "http://127.0.0.1:50051").
  * gRPC always runs over HTTP/2 (cleartext h2c for http:// URLs); Connect and
- * gRPC-Web use HTTP/1.1, which every proxy and browser speaks.
+ * gRPC-Web use HTTP/1.1, which every proxy and browser speaks. `interceptors`
+ * see every call (logging, metrics, extra headers).
  */
-export function createTransport(kind: TransportKind, baseUrl: string): Transport {
+export function createTransport(
+  kind: TransportKind,
+  baseUrl: string,
+  interceptors: Interceptor[] = [],
+): Transport {
   switch (kind) {
     case "grpc":
-      return createGrpcTransport({ baseUrl });
+      return createGrpcTransport({ baseUrl, interceptors });
     case "connect":
-      return createConnectTransport({ baseUrl, httpVersion: "1.1" });
+      return createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors });
     case "grpc-web":
-      return createGrpcWebTransport({ baseUrl, httpVersion: "1.1" });
+      return createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors });
   }
 }
