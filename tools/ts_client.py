@@ -11,7 +11,8 @@
 ``lint``     ``buf lint`` (buf.yaml: STANDARD with named exceptions) and
              ``buf breaking`` against the committed image of the last release
              (protos/releases/), which guards the published API.
-``release``  writes that image for a new release: ``release v0.2.0``.
+``release``  writes the image of a new release: ``release v0.2.0`` (the newest
+             image in protos/releases/ is the baseline).
 
 buf comes from the npm package ``@bufbuild/buf`` (it ships the binary), so
 node and npm are the only tools needed besides Python.
@@ -20,6 +21,7 @@ node and npm are the only tools needed besides Python.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 import sys
@@ -39,9 +41,8 @@ GEN_STAMP = GEN_DIR / ".inputs-sha256"
 #: google/rpc protos copied out of the googleapis-common-protos wheel for buf.
 DEPS_DIR = TS_DIR / ".proto-deps"
 GOOGLE_RPC_PROTOS = ("error_details.proto",)
+#: Images of released APIs, ``v<major>.<minor>.<patch>.binpb``.
 RELEASES = PROTOS / "releases"
-#: The image of the last released API, which ``buf breaking`` compares against.
-RELEASED_IMAGE = RELEASES / "v0.1.0.binpb"
 
 
 def node_available() -> bool:
@@ -107,20 +108,34 @@ def generate() -> None:
     GEN_STAMP.write_text(wanted)
 
 
+def released_image() -> Path:
+    """The image of the last release: the highest version in protos/releases/."""
+    images = {
+        tuple(int(part) for part in match.groups()): path
+        for path in RELEASES.glob("v*.binpb")
+        if (match := re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)\.binpb", path.name))
+    }
+    if not images:
+        raise SystemExit(f"no release image in {RELEASES.relative_to(ROOT)}")
+    return images[max(images)]
+
+
 def lint() -> None:
     """``buf lint`` and ``buf breaking`` against the last release's image."""
     install()
     _run([buf(), "lint"])
-    _run([buf(), "breaking", "--against", str(RELEASED_IMAGE.relative_to(ROOT))])
+    _run([buf(), "breaking", "--against", str(released_image().relative_to(ROOT))])
 
 
 def release(tag: str) -> None:
-    """Write the image of the current API as the release ``tag`` and make it the baseline."""
+    """Write the image of the current API as the release ``tag`` (the new baseline)."""
+    if not re.fullmatch(r"v\d+\.\d+\.\d+", tag):
+        raise SystemExit(f"a release tag is v<major>.<minor>.<patch>, not {tag!r}")
     install()
     image = RELEASES / f"{tag}.binpb"
     RELEASES.mkdir(exist_ok=True)
     _run([buf(), "build", "--exclude-source-info", "-o", str(image.relative_to(ROOT))])
-    print(f"wrote {image.relative_to(ROOT)}; point RELEASED_IMAGE in tools/ts_client.py at it")
+    print(f"wrote {image.relative_to(ROOT)}: the baseline of buf breaking from now on")
 
 
 def main(argv: list[str]) -> None:
