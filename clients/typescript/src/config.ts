@@ -7,8 +7,7 @@
  * - `CONNECT_ADDR_<NAME>`: a game's Connect / gRPC-Web endpoint (same forms),
  *   used by the connect and grpc-web transports; there is no default.
  */
-import { GameClient } from "./client.js";
-import { connectGame } from "./client.js";
+import { GameClient, connectGame } from "./client.js";
 import type { GameEntry } from "./registry.js";
 import { createTransport, transportKind, type TransportKind } from "./transport.js";
 

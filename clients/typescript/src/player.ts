@@ -8,10 +8,9 @@
  * decision refused as stale (ABORTED: another seat's decision moved the game
  * on) is made again from a fresh Legal, which is what every client must do.
  */
-import type { ScoreBoard } from "./gen/roost/common/v1/common_pb.js";
 import { type ApplyResult, type GameClient, isFinished, isStale } from "./client.js";
 import { errorReason } from "./errors.js";
-import { ErrorReason } from "./gen/roost/common/v1/common_pb.js";
+import { ErrorReason, type ScoreBoard } from "./gen/roost/common/v1/common_pb.js";
 
 /** How a random game went. */
 export interface GameResult {
