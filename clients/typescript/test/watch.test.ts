@@ -5,9 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { GameClient } from "../src/client.js";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { GameClient, connectGame } from "../src/client.js";
+import { connectUrl, grpcUrl } from "../src/config.js";
 import { type Event, GameStatus } from "../src/gen/roost/common/v1/common_pb.js";
 import { playRandomGame, seededRandom } from "../src/player.js";
+import { createTransport } from "../src/transport.js";
 import { TRANSPORT, UTL, clientFor, unreachable } from "./support.js";
 
 /** Every event of a watch, until it ends by itself. */
@@ -88,4 +91,39 @@ describe(`Watch over ${TRANSPORT}`, { skip: unreachable(UTL) }, () => {
     );
     assert.deepEqual(await collect(client.watch(result.gameId, { fromVersion: last })), []);
   });
+
+  it("resumes after its stream fails with UNAVAILABLE, as at a connection's maximum age", async () => {
+    let cuts = 0;
+    // The first Watch stream fails after three events, as a server's aged
+    // connection does once its grace period is over.
+    const cutFirstWatch: Interceptor = (next) => async (request) => {
+      const response = await next(request);
+      if (!response.stream || request.method.name !== "Watch" || cuts > 0) return response;
+      cuts += 1;
+      return { ...response, message: failAfter(3, response.message) };
+    };
+    const url = TRANSPORT === "grpc" ? grpcUrl(UTL) : connectUrl(UTL)!;
+    const watcher = new GameClient(connectGame(UTL, createTransport(TRANSPORT, url, [cutFirstWatch])));
+    const result = await playRandomGame(client, 2, 9);
+    let resumedFrom: bigint | undefined;
+    const events = await collect(
+      watcher.watch(result.gameId, { onResume: (version) => (resumedFrom = version) }),
+    );
+    assert.equal(cuts, 1);
+    assert.equal(resumedFrom, 3n, "resumed from the last version delivered");
+    assert.deepEqual(
+      events.map((e) => e.version),
+      versions(1n, result.finalVersion),
+    );
+  });
 });
+
+/** Yields `count` messages of `messages`, then fails as a cut connection does. */
+async function* failAfter<T>(count: number, messages: AsyncIterable<T>): AsyncIterable<T> {
+  let yielded = 0;
+  for await (const message of messages) {
+    yield message;
+    yielded += 1;
+    if (yielded === count) throw new ConnectError("max connection age", Code.Unavailable);
+  }
+}
