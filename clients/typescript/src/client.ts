@@ -40,6 +40,11 @@ export interface LegalChoice {
   ref?: ActionRef;
 }
 
+/** The id to send as `action_id` for a legal choice (an unset id is 0: the first). */
+export function actionId(choice: LegalChoice): number {
+  return choice.ref?.id ?? 0;
+}
+
 /** The fields of Apply's response every game shares. */
 export interface ApplyResult {
   version: bigint;
@@ -58,7 +63,7 @@ export interface GameRpc {
   getState(
     request: { gameId: string },
     options?: CallOptions,
-  ): Promise<{ version: bigint; status: GameStatus; toAct: number[]; viewerSeat: number }>;
+  ): Promise<{ version: bigint; status: GameStatus; toAct: number[] }>;
   legal(
     request: { gameId: string },
     options?: CallOptions,

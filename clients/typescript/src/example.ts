@@ -50,7 +50,7 @@ export async function example(baseUrl = "http://127.0.0.1:50054"): Promise<numbe
         gameId: game.gameId,
         expectedVersion: legal.version, // the version the decision was made on
         requestId: randomUUID(), // the same id on a retry: applied at most once
-        choice: { case: "actionId" as const, value: pick.ref!.id },
+        choice: { case: "actionId" as const, value: pick.ref?.id ?? 0 },
       };
       try {
         const applied = await client.apply(request, seat(n));

@@ -8,7 +8,7 @@
  * decision refused as stale (ABORTED: another seat's decision moved the game
  * on) is made again from a fresh Legal, which is what every client must do.
  */
-import { type ApplyResult, type GameClient, isFinished, isStale } from "./client.js";
+import { type ApplyResult, type GameClient, actionId, isFinished, isStale } from "./client.js";
 import { errorReason } from "./errors.js";
 import { ErrorReason, type ScoreBoard } from "./gen/roost/common/v1/common_pb.js";
 
@@ -61,7 +61,7 @@ export async function playRandomGame(
       if (legal.actions.length === 0) return last;
       const pick = legal.actions[Math.floor(random() * legal.actions.length)];
       try {
-        last = await client.apply(game.gameId, token, legal.version, pick.ref!.id);
+        last = await client.apply(game.gameId, token, legal.version, actionId(pick));
       } catch (err) {
         if (isStale(err)) {
           result.staleRetries += 1;

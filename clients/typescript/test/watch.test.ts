@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { GameClient, connectGame } from "../src/client.js";
+import { GameClient, actionId, connectGame } from "../src/client.js";
 import { connectUrl, grpcUrl } from "../src/config.js";
 import { type Event, GameStatus } from "../src/gen/roost/common/v1/common_pb.js";
 import { playRandomGame, seededRandom } from "../src/player.js";
@@ -47,7 +47,7 @@ async function playWhileWatching(client: GameClient, reconnectAfterMs?: number) 
     const seat = toAct[0];
     const legal = await client.legal(game.gameId, tokens.get(seat)!);
     const pick = legal.actions[Math.floor(random() * legal.actions.length)];
-    const applied = await client.apply(game.gameId, tokens.get(seat)!, legal.version, pick.ref!.id);
+    const applied = await client.apply(game.gameId, tokens.get(seat)!, legal.version, actionId(pick));
     toAct = applied.status === GameStatus.FINISHED ? [] : applied.toAct;
     version = applied.version;
     // Give a cut stream time to be resumed while the game goes on.
