@@ -11,7 +11,7 @@ REGISTRY := protos/roost/games.toml
 GEN    := gen
 GEN_STAMP := $(GEN)/.stamp
 
-.PHONY: help venv proto service-protos ts-client run test test-fast lint bench clean
+.PHONY: help venv proto service-protos ts-client api-release run test test-fast lint bench clean
 
 help:
 	@echo "make run    - start Redis (embedded unless REDIS_URL is set) and every service"
@@ -57,6 +57,11 @@ lint: $(STAMP)
 # then its stubs from the protos (the tests in tests/typescript do this too).
 ts-client: $(STAMP)
 	$(PY) tools/ts_client.py generate
+
+# A release writes the image of its API (make api-release TAG=v0.2.0) into
+# protos/releases/: the newest one is what buf breaking compares against.
+api-release: $(STAMP)
+	$(PY) tools/ts_client.py release $(TAG)
 
 bench: proto
 	$(PY) -m bench.run_all
