@@ -145,9 +145,14 @@ export class GameClient {
     readonly policy: CallPolicy = DEFAULT_POLICY,
   ) {}
 
-  /** Creates a game of `players` seats; the response holds one token per seat. */
+  /**
+   * Creates a game of `players` seats; the response holds one token per seat.
+   * Not retried: NewGame has no request id, and a retry whose first attempt did
+   * land would create a second game (an unused game expires by itself).
+   */
   newGame(players: number, seed = 0n) {
-    return this.call((opts) => this.rpc.newGame({ common: { players, seed } }, opts));
+    const create = (opts: CallOptions) => this.rpc.newGame({ common: { players, seed } }, opts);
+    return this.call(create, undefined, 0);
   }
 
   /** Version, status and the seats asked to decide (a spectator's read without a token). */
@@ -236,12 +241,16 @@ export class GameClient {
   }
 
   /** Runs `send` with the deadline and the token, retrying retryable failures. */
-  private async call<T>(send: (opts: CallOptions) => Promise<T>, token?: string): Promise<T> {
+  private async call<T>(
+    send: (opts: CallOptions) => Promise<T>,
+    token?: string,
+    retries = this.policy.retries,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await send({ headers: headers(token), timeoutMs: this.policy.deadlineMs });
       } catch (err) {
-        if (!isRetryable(err) || attempt >= this.policy.retries) throw err;
+        if (!isRetryable(err) || attempt >= retries) throw err;
         await sleep(this.backoff(attempt + 1));
       }
     }
