@@ -11,12 +11,13 @@ REGISTRY := protos/roost/games.toml
 GEN    := gen
 GEN_STAMP := $(GEN)/.stamp
 
-.PHONY: help venv proto service-protos run test test-fast lint bench clean
+.PHONY: help venv proto service-protos ts-client api-release run test test-fast lint bench clean
 
 help:
 	@echo "make run    - start Redis (embedded unless REDIS_URL is set) and every service"
 	@echo "make test   - set up and run the whole test suite"
-	@echo "make lint   - ruff"
+	@echo "make lint   - ruff, buf lint and buf breaking (the API against the last release)"
+	@echo "make ts-client - install the TypeScript client's packages and generate its stubs"
 	@echo "make bench  - benchmarks; figures go to docs/BENCHMARKS.md"
 
 $(STAMP): pyproject.toml
@@ -45,15 +46,28 @@ test: proto
 test-fast: proto
 	$(PY) -m pytest -q -m "not slow"
 
+# buf lint (buf.yaml) and buf breaking against protos/releases/; buf comes from
+# the TypeScript client's npm packages (npm ci on the first run).
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) tools/ts_client.py lint
+
+# The TypeScript client (clients/typescript): npm ci when the lockfile changed,
+# then its stubs from the protos (the tests in tests/typescript do this too).
+ts-client: $(STAMP)
+	$(PY) tools/ts_client.py generate
+
+# A release writes the image of its API (make api-release TAG=v0.2.0) into
+# protos/releases/: the newest one is what buf breaking compares against.
+api-release: $(STAMP)
+	$(PY) tools/ts_client.py release $(TAG)
 
 bench: proto
 	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(GEN) $(VENV)
+	rm -rf $(GEN) $(VENV) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/.proto-deps
 
 # The games' service.proto files come from one template and the registry (committed output).
 service-protos: $(STAMP) $(REGISTRY)
