@@ -12,8 +12,8 @@ final state with its ``Score``, as protobuf binary, plus the game's catalogue:
     tests/clients/data/<game>/<scenario>-end.score.binpb       ScoreResponse
 
 Run it again (``python -m tests.clients.record_views``) after a change of the views,
-then regenerate the snapshots (``ROOST_UPDATE_SNAPSHOTS=1 pytest tests/clients/test_render_snapshots.py``)
-and look at them.
+then regenerate the snapshots (``ROOST_UPDATE_SNAPSHOTS=1 pytest
+tests/clients/test_render_snapshots.py``) and look at them.
 """
 
 from __future__ import annotations

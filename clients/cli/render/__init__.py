@@ -3,8 +3,8 @@
 One module per game draws its ``View`` the way the table looks, with the card and tile
 facts of the game's catalogue (:mod:`.wingspan`, :mod:`.undertheleaves`,
 :mod:`.skygarden`, :mod:`.birdscaping`); :mod:`.common` holds the shared pieces, and
-:mod:`.generic` draws any other message as a generic dump and the shared score board,
-end-of-game line and event lines.
+:mod:`.scores` the end screen and event lines every game shares, and :mod:`.generic`
+draws the view of a game without a renderer of its own as a generic dump.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from clients.cli.render.generic import (
+from clients.cli.render.generic import panel_of
+from clients.cli.render.scores import (
     actions,
     event_line,
     outcome,
-    panel_of,
     scoreboard,
     solo_facts,
     solo_line,
@@ -39,7 +39,14 @@ __all__ = [
 DRAWN = ("wingspan", "undertheleaves", "skygarden", "birdscaping")
 
 
-def board(game: str, view: Any, catalogue: Any | None, *, width: int = 80) -> RenderableType:
+def board(
+    game: str,
+    view: Any,
+    catalogue: Any | None,
+    *,
+    width: int = 80,
+    names: dict[int, str] | None = None,
+) -> RenderableType:
     """``view`` drawn by the game's own renderer (the generic dump for other games).
 
     ``catalogue`` may be None (an older service without GetCatalogue): the renderers then
@@ -47,4 +54,4 @@ def board(game: str, view: Any, catalogue: Any | None, *, width: int = 80) -> Re
     if game not in DRAWN:
         return panel_of(view, "Board")
     module = importlib.import_module(f"clients.cli.render.{game}")
-    return module.render(view, catalogue, width=width)
+    return module.render(view, catalogue, width=width, names=names)

@@ -97,9 +97,7 @@ def _row_text(placed: Iterable[Any], cards: Lookup) -> Text:
 
 
 def _seat(seat: Any, view: Any, cards: Lookup, names: dict[int, str]) -> RenderableType:
-    rows = facts(
-        (title, _row_text(getattr(seat.tableau, name), cards)) for name, title in ROWS
-    )
+    rows = facts((title, _row_text(getattr(seat.tableau, name), cards)) for name, title in ROWS)
     you = " (you)" if seat.seat == viewer(view) else ""
     turn = " ◀ to play" if seat.seat in view.to_act else ""
     summary = (
@@ -108,7 +106,9 @@ def _seat(seat: Any, view: Any, cards: Lookup, names: dict[int, str]) -> Rendera
     )
     if view.phase == 1:  # the initial draft
         summary += f" · packet {seat.draft_packet_count}, decided: {_yes(seat.draft_decided)}"
-    return panel(Group(rows, Text(summary, style="dim")), f"{seat_text(seat.seat, names)}{you}{turn}")
+    return panel(
+        Group(rows, Text(summary, style="dim")), f"{seat_text(seat.seat, names)}{you}{turn}"
+    )
 
 
 def _yes(flag: bool) -> str:

@@ -139,8 +139,13 @@ def _specials(view: Any, birds: Lookup) -> RenderableType:
     for card in view.special_cards:
         entry = birds.get(card.bird)
         said = (entry.text or words(entry.ability)) if entry is not None else ""
-        out.add_row(card.name or bird_name(card.bird, birds), str(card.cost), str(card.size),
-                    str(card.remaining), said)  # fmt: skip
+        out.add_row(
+            card.name or bird_name(card.bird, birds),
+            str(card.cost),
+            str(card.size),
+            str(card.remaining),
+            said,
+        )
     return panel(out, "Special birds")
 
 
@@ -159,7 +164,9 @@ def _birdcage(view: Any, names: dict[int, str]) -> RenderableType:
 
 
 def _area_row(area: Any, birds: Lookup) -> tuple[str, ...]:
-    things = [name for name, on in (("nest", area.nest), ("tree", area.tree), ("lake", area.lake)) if on]
+    things = [
+        name for name, on in (("nest", area.nest), ("tree", area.tree), ("lake", area.lake)) if on
+    ]
     if area.nest_birds:
         things.append("in nest: " + ", ".join(bird_name(b, birds) for b in area.nest_birds))
     return (
@@ -186,14 +193,23 @@ def _seat(seat: Any, view: Any, birds: Lookup, names: dict[int, str]) -> Rendera
         [
             ("Funds", seat.funds),
             ("Eggs", f"marker {seat.egg_marker} · {seat.egg_points} VP"),
-            ("Employee", f"{seat.employee} on areas "
-             + ", ".join(area_id(a) for a in seat.employee_areas) if seat.employee else None),  # fmt: skip
+            (
+                "Employee",
+                f"{seat.employee} on areas " + ", ".join(area_id(a) for a in seat.employee_areas)
+                if seat.employee
+                else None,
+            ),
             ("Owner", f"space {seat.owner_space}" if seat.owner_space > 0 else NOBODY),
             ("Standby", f"slot {seat.standby_slot}" if seat.standby_slot >= 0 else None),
             ("Nest box", ", ".join(bird_name(b, birds) for b in seat.nest_box) or None),
-            ("Milestones", f"{seat.milestones_achieved} (slots "
-             + ", ".join(str(s) for s in seat.claimed_slots) + ")"
-             if seat.claimed_slots else str(seat.milestones_achieved)),  # fmt: skip
+            (
+                "Milestones",
+                f"{seat.milestones_achieved} (slots "
+                + ", ".join(str(s) for s in seat.claimed_slots)
+                + ")"
+                if seat.claimed_slots
+                else str(seat.milestones_achieved),
+            ),
             ("Event", event),
             ("Dealt events", ", ".join(seat.dealt_events) or None),
             ("Extra area", seat.additional_area or None),

@@ -216,7 +216,7 @@ def render(
         panel(_turn(view, names), "Under the Leaves"),
         _market(view),
         _dwellers(view, catalogue),
-        side_by_side(maps, width, each=max(widest, 40)),
+        side_by_side(maps, width, each=max(widest, 56)),
         Text(LEGEND, style="dim"),
     )
 

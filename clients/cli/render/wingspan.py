@@ -117,8 +117,9 @@ def mat(player: Any) -> RenderableType:
 
 
 def _player(player: Any, view: Any, names: dict[int, str]) -> RenderableType:
-    breakdown = ", ".join(f"{s.name.replace('_', ' ')} {s.points}" for s in player.score_breakdown
-                          if s.points)  # fmt: skip
+    breakdown = ", ".join(
+        f"{s.name.replace('_', ' ')} {s.points}" for s in player.score_breakdown if s.points
+    )
     bonus = "; ".join(f"{b.name} ({b.condition}: {b.count})" for b in player.bonus_cards)
     rows = facts(
         [
@@ -126,8 +127,10 @@ def _player(player: Any, view: Any, names: dict[int, str]) -> RenderableType:
             ("Food", food_text(player.food, ", ") or "none"),
             ("Hand", f"{player.hand_count} cards"),
             ("Action cubes", player.cubes_left),
-            ("Bonus cards", bonus or (f"{player.bonus_count} (hidden)" if player.bonus_count
-                                      else None)),  # fmt: skip
+            (
+                "Bonus cards",
+                bonus or (f"{player.bonus_count} (hidden)" if player.bonus_count else None),
+            ),
             ("Setup", None if player.setup_done else enum_text(player, "setup_stage")),
             ("Discard at end", player.end_of_turn_discards or None),
         ]
@@ -162,8 +165,11 @@ def _table(view: Any, birds: Lookup, names: dict[int, str]) -> RenderableType:
             ("Turn", seat_text(view.turn_seat, names)),
             ("Decision", _decision(view, birds, names)),
             ("Birdfeeder", f"{feeder} · {view.dice_outside} dice outside"),
-            ("Decks", f"birds {view.deck_count} (discards {view.discard_count}) · bonus "
-             f"{view.bonus_deck_count} (discards {view.bonus_discard_count})"),  # fmt: skip
+            (
+                "Decks",
+                f"birds {view.deck_count} (discards {view.discard_count}) · bonus "
+                f"{view.bonus_deck_count} (discards {view.bonus_discard_count})",
+            ),
         ]
     )
 
@@ -176,7 +182,9 @@ def _goals(view: Any, names: dict[int, str]) -> RenderableType:
         if goal.scored:
             result = ", ".join(
                 f"{seat_text(i, names)}: {c} → {p} pts"
-                for i, (c, p) in enumerate(zip(goal.count_by_seat, goal.points_by_seat, strict=False))
+                for i, (c, p) in enumerate(
+                    zip(goal.count_by_seat, goal.points_by_seat, strict=False)
+                )
             )
         out.add_row(str(goal.round), f"{goal.name} ({goal.counts})", result or "to come")
     return panel(out, "Round goals", f"{side} side")
@@ -202,8 +210,9 @@ def render(
     if mine is not None and mine.setup_birds:
         parts.append(card_list("Setup: birds dealt to you", mine.setup_birds, birds))
     if mine is not None and (mine.setup_bonus_cards or mine.bonus_offer):
-        parts.append(_bonus_cards("Bonus cards to choose from",
-                                  [*mine.setup_bonus_cards, *mine.bonus_offer]))  # fmt: skip
+        parts.append(
+            _bonus_cards("Bonus cards to choose from", [*mine.setup_bonus_cards, *mine.bonus_offer])
+        )
     if view.draft:
         parts.append(card_list("Draft", view.draft, birds))
     if mine is not None and mine.hand:
