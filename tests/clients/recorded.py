@@ -32,7 +32,8 @@ class Recorded:
 def catalogue(name: str) -> Any:
     """The game's recorded Catalogue message."""
     m = game(name).messages()
-    return m.GetCatalogueResponse.FromString((DATA / name / "catalogue.binpb").read_bytes()).catalogue
+    data = (DATA / name / "catalogue.binpb").read_bytes()
+    return m.GetCatalogueResponse.FromString(data).catalogue
 
 
 def positions(name: str) -> list[Recorded]:

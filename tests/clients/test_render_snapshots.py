@@ -42,7 +42,8 @@ def screen(position: Recorded, width: int) -> str:
         parts.append(menu_table(menu.entries(), menu.narrowed))
     if position.score is not None:
         board = position.score.scoreboard
-        parts += [render.scoreboard(board, position.names), render.outcome(board, position.names, 0)]
+        names = position.names
+        parts += [render.scoreboard(board, names), render.outcome(board, names, 0)]
     return text_of(parts, width)
 
 
