@@ -1,0 +1,56 @@
+"""The renderers' shared rules: placeholders, zero-safe reading, coordinates, width."""
+
+from __future__ import annotations
+
+from roost.birdscaping.v1 import types_pb2 as birdscaping
+from roost.common.v1 import common_pb2
+from roost.undertheleaves.v1 import types_pb2 as utl
+from roost.wingspan.v1 import types_pb2 as wingspan
+
+from clients.cli.render import board
+from clients.cli.render.common import enum_text, optional, seat_text, viewer
+from clients.cli.render.undertheleaves import cell_name, garden_map, tile_of
+from tests.clients.test_render_snapshots import text_of
+
+
+def test_nobody_and_unspecified_read_as_a_dash() -> None:
+    assert seat_text(-1) == "—" and seat_text(None) == "—"
+    assert seat_text(2, {2: "ann"}) == "ann" and seat_text(3) == "seat 3"
+    view = birdscaping.View()
+    assert enum_text(view, "activating_row") == "—"
+    assert enum_text(birdscaping.View(activating_row=2), "activating_row") == "garden"
+    assert enum_text(wingspan.View(birdfeeder=[6]), "birdfeeder", 6) == "invertebrate or seed"
+
+
+def test_zero_is_a_value_and_absence_is_none() -> None:
+    solo = common_pb2.SoloResult()
+    assert optional(solo, "opponent_score") is None
+    solo.opponent_score = 0
+    assert optional(solo, "opponent_score") == 0
+    assert optional(common_pb2.ScoreBoard(), "solo") is None
+    assert optional(solo, "no_such_field") is None
+
+
+def test_the_viewer_is_read_from_either_name() -> None:
+    assert viewer(utl.View(viewer=0)) == 0
+    assert viewer(wingspan.View(viewer_seat=1)) == 1
+
+
+def test_a_dweller_at_x_zero_is_drawn_at_zero() -> None:
+    """A dweller on the cell (0, -4) sits on the tile (0, -2), top-left, and is drawn there."""
+    assert tile_of(0, -4) == (0, -2) and cell_name(0, -4) == "tile (0, -2) top-left"
+    assert cell_name(-1, -1) == "tile (-1, 0) bottom-right"
+    garden = utl.Garden(
+        tiles=[utl.GardenTile(tile="S01", x=0, y=-2, terrains=[1, 2, 3, 6])],
+        dwellers=[utl.DwellerPiece(card="puddle_skipper", family=2, x=0, y=-4)],
+    )
+    drawn = garden_map(garden).plain.splitlines()
+    assert drawn[0].split()[-1] == "0"
+    assert drawn[1].split() == ["-2", "p", "P", "y"]  # pink, the puddle dweller, yellow
+    assert drawn[2].split() == ["o", "~"]
+
+
+def test_a_game_without_a_catalogue_still_draws() -> None:
+    view = birdscaping.View(players=1, solo=True, seats=[birdscaping.SeatView(hand=["robin"])])
+    text = text_of([board("birdscaping", view, None, width=80)], 80)
+    assert "Robin" in text and "Your hand" in text
