@@ -448,7 +448,8 @@ def cmd_watch(args: Namespace, console: Console) -> int:
         def draw(view: Any) -> None:
             console.print(render.board(info.name, view, known, width=console.width, names=names))
 
-        console.rule(f"{info.title} — game {args.game_id} — spectator")
+        console.rule()
+        console.print(f"[bold]{info.title}[/bold] — game {args.game_id} — spectator")
         draw(state.view)
         last = state.version if args.from_version is None else args.from_version
         finished = state.status == registry_finished()

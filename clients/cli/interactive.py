@@ -89,9 +89,12 @@ class InteractivePlayer:
             self.seat = state.viewer_seat
             self.catalogue = catalogue.load(self.info, self.stub, self.md)
             self.names = {s.seat: s.name for s in state.seats}
-            self.console.rule(
-                f"{self.info.title} — game {self.game_id} — you are seat {self.seat} "
-                f"({self.names.get(self.seat, '')})"
+            # A heading that wraps rather than a rule, which would crop it at 80 columns.
+            self.console.rule()
+            self.console.print(
+                f"[bold]{self.info.title}[/bold] — game {self.game_id} — you are seat "
+                f"{self.seat} ({self.names.get(self.seat, '')})",
+                highlight=False,
             )
             try:
                 while True:
@@ -130,7 +133,9 @@ class InteractivePlayer:
 
     def _prompt(self, count: int) -> str:
         self.console.print(
-            f"[bold]choice (0-{count - 1}, words to filter, ? for help)>[/bold] ", end=""
+            f"[bold]choice (0-{count - 1}, words to filter, ? for help)>[/bold] ",
+            end="",
+            highlight=False,
         )
         self.console.file.flush()
         line = sys.stdin.readline()
