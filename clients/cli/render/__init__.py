@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from clients.cli.render.generic import panel_of
+from clients.cli.render.generic import cell_map, cells_of, maps_of, panel_of
 from clients.cli.render.scores import (
     actions,
     event_line,
@@ -27,7 +27,10 @@ from clients.cli.render.scores import (
 __all__ = [
     "actions",
     "board",
+    "cell_map",
+    "cells_of",
     "event_line",
+    "maps_of",
     "outcome",
     "panel_of",
     "scoreboard",
