@@ -9,7 +9,8 @@ from roost.wingspan.v1 import types_pb2 as wingspan
 
 from clients.cli.render import board
 from clients.cli.render.common import enum_text, optional, seat_text, viewer
-from clients.cli.render.undertheleaves import cell_name, garden_map, tile_of
+from clients.cli.render.undertheleaves import cell_name, garden_map, tile_of, turned
+from tests.clients.recorded import catalogue, positions
 from tests.clients.test_render_snapshots import text_of
 
 
@@ -54,3 +55,19 @@ def test_a_game_without_a_catalogue_still_draws() -> None:
     view = birdscaping.View(players=1, solo=True, seats=[birdscaping.SeatView(hand=["robin"])])
     text = text_of([board("birdscaping", view, None, width=80)], 80)
     assert "Robin" in text and "Your hand" in text
+
+
+def test_a_placement_preview_turns_the_tile_as_the_service_places_it() -> None:
+    """Every placed tile of the recorded games equals its printed spaces turned by
+    ``turned`` (clockwise, then mirrored when flipped): the preview beside each
+    rotation choice is what the garden will show."""
+    printed = {t.tile: list(t.spaces) for t in catalogue("undertheleaves").tiles}
+    checked = 0
+    for position in positions("undertheleaves"):
+        for garden in position.state.view.gardens:
+            for tile in garden.tiles:
+                quad = turned(printed[tile.tile], tile.rotation, tile.flipped)
+                assert [s.terrain for s in quad] == list(tile.terrains), tile
+                assert [s.mushroom for s in quad] == list(tile.mushrooms), tile
+                checked += 1
+    assert checked > 100

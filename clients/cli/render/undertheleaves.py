@@ -221,6 +221,18 @@ def render(
     )
 
 
+def turned(spaces: Any, rotation: int, flipped: bool) -> list[Any]:
+    """A tile's printed spaces (top-left, top-right, bottom-left, bottom-right) as placed:
+    turned clockwise by ``rotation`` degrees, then mirrored left to right when flipped
+    (what every placed tile of the recorded games shows; a test keeps it so)."""
+    quad = list(spaces)[:4]
+    for _ in range((rotation // 90) % 4):
+        quad = [quad[2], quad[0], quad[3], quad[1]]
+    if flipped:
+        quad = [quad[1], quad[0], quad[3], quad[2]]
+    return quad
+
+
 def choice_path(action: Any) -> tuple[str, ...] | None:
     """Steps of a tile placement: the spot (tile coordinates, as on the map), then the
     turn and side; a dweller's cell by tile and corner. None: one step."""
@@ -240,6 +252,12 @@ def choice_detail(action: Any, view: Any, catalogue: Any | None) -> str:
         tile = next((t for t in view.market if t.slot == slot), None)
         if tile is not None:
             return " ".join(_space_word(s) for s in tile.spaces)
+    if kind == "place_tile" and view.taken_spaces:
+        place = action.action.place_tile
+        quad = turned(view.taken_spaces, place.rotation, place.flipped)
+        top = " ".join(_space_word(s) for s in quad[:2])
+        bottom = " ".join(_space_word(s) for s in quad[2:])
+        return f"{top} / {bottom}"
     if kind == "place_dweller":
         place = action.action.place_dweller
         return cell_name(place.x, place.y)
