@@ -19,6 +19,7 @@ from clients.cli.render.common import (
     NOBODY,
     enum_text,
     facts,
+    optional,
     panel,
     seat_text,
     side_by_side,
@@ -112,8 +113,19 @@ def _turn(view: Any, birds: Lookup, names: dict[int, str]) -> RenderableType:
             ),
             ("Bonuses due", pending or None),
             ("Lucy", _lucy(view)),
+            ("Solo", _solo(view)),
         ]
     )
+
+
+def _solo(view: Any) -> str | None:
+    """A solo game's score targets and the highest reached so far (None otherwise)."""
+    solo = optional(view, "solo")
+    if solo is None or not solo.targets:
+        return None
+    targets = ", ".join(str(t) for t in solo.targets)
+    reached = f"target {solo.target_reached} reached" if solo.target_reached else "none reached"
+    return f"targets {targets} · {reached}"
 
 
 def _forest(view: Any, birds: Lookup) -> RenderableType:
@@ -189,8 +201,10 @@ def _seat(seat: Any, view: Any, birds: Lookup, names: dict[int, str]) -> Rendera
             + " + ".join(bird_name(b, birds) for b in seat.event_birds)
             + f" · marker {seat.event_marker} · {seat.event_vp} VP"
         )
+    score = next((s for s in view.scores if s.seat == seat.seat), None)
     rows = facts(
         [
+            ("Score", f"{score.total} VP" if score is not None else None),
             ("Funds", seat.funds),
             ("Eggs", f"marker {seat.egg_marker} · {seat.egg_points} VP"),
             (
