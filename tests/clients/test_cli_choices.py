@@ -82,3 +82,10 @@ def test_typing_filters_and_a_dash_brings_everything_back() -> None:
     assert {c.kind for c in menu.pool} == {"untilt"}
     menu.reset()
     assert len(menu.pool) == len(choices)
+
+
+def test_a_food_kept_twice_is_one_member_then_its_second() -> None:
+    from clients.cli.render.wingspan import counted
+
+    assert counted(["seed", "fish", "seed"]) == {"seed", "seed #2", "fish"}
+    assert counted(["fish", "seed"]) == counted(["seed", "fish"])

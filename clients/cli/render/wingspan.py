@@ -235,10 +235,18 @@ def choice_members(action: Any, view: Any) -> frozenset[str] | None:
         names = _card_names(view)
         return frozenset(names.get(b, f"bird {b}") for b in action.action.keep_birds.birds)
     if kind == "keep_food":
-        return frozenset(
-            f"{FOODS[f - 1]} ({i + 1})" for i, f in enumerate(action.action.keep_food.foods)
-        )
+        return counted(FOODS[f - 1] for f in action.action.keep_food.foods)
     return None
+
+
+def counted(items: Iterable[str]) -> frozenset[str]:
+    """A multiset as a set: the second seed is "seed #2", the third "seed #3"."""
+    seen: dict[str, int] = {}
+    out = set()
+    for item in items:
+        seen[item] = seen.get(item, 0) + 1
+        out.add(item if seen[item] == 1 else f"{item} #{seen[item]}")
+    return frozenset(out)
 
 
 def _card_names(view: Any) -> dict[int, str]:
