@@ -251,17 +251,21 @@ def choice_detail(action: Any, view: Any, catalogue: Any | None) -> str:
         slot = action.action.take_tile.slot
         tile = next((t for t in view.market if t.slot == slot), None)
         if tile is not None:
-            return " ".join(_space_word(s) for s in tile.spaces)
+            return _square_words(list(tile.spaces))
     if kind == "place_tile" and view.taken_spaces:
         place = action.action.place_tile
-        quad = turned(view.taken_spaces, place.rotation, place.flipped)
-        top = " ".join(_space_word(s) for s in quad[:2])
-        bottom = " ".join(_space_word(s) for s in quad[2:])
-        return f"{top} / {bottom}"
+        return _square_words(turned(view.taken_spaces, place.rotation, place.flipped))
     if kind == "place_dweller":
         place = action.action.place_dweller
         return cell_name(place.x, place.y)
     return ""
+
+
+def _square_words(quad: list[Any]) -> str:
+    """A 2×2 square in one line: the top row / the bottom row."""
+    top = " ".join(_space_word(s) for s in quad[:2])
+    bottom = " ".join(_space_word(s) for s in quad[2:4])
+    return f"{top} / {bottom}"
 
 
 def _space_word(space: Any) -> str:

@@ -153,7 +153,9 @@ def _decision(view: Any, birds: Lookup, names: dict[int, str]) -> str | None:
         parts.append(f"in {enum_text(decision, 'habitat')}")
     if decision.remaining > 0:
         parts.append(f"({decision.remaining} left)")
-    return " ".join(parts) + f" · {seat_text(decision.seat, names)}"
+    if decision.seat >= 0:
+        parts.append(f"· {seat_text(decision.seat, names)}")
+    return " ".join(parts)
 
 
 def _table(view: Any, birds: Lookup, names: dict[int, str]) -> RenderableType:
