@@ -109,7 +109,7 @@ class InteractivePlayer:
             except _Leave as leave:
                 return leave.code
 
-    def _draw(self, view: Any) -> None:
+    def _draw(self, view: Any, legal: list[Any] | None = None) -> None:
         if self.board:
             self.console.print(
                 render.board(
@@ -118,6 +118,7 @@ class InteractivePlayer:
                     self.catalogue,
                     width=self.console.width,
                     names=self.names,
+                    legal=legal or (),
                 )
             )
 
@@ -149,12 +150,12 @@ class InteractivePlayer:
         return line.strip()
 
     def _turn(self, state: Any) -> None:
-        self._draw(state.view)
         legal = self._call("Legal", self.m.LegalRequest(game_id=self.game_id))
         version, actions, view = legal.version, list(legal.actions), state.view
+        self._draw(view, actions)
         while actions:
             menu = Menu(choices_of(self.info.name, actions, view, self.catalogue))
-            choice = self._read_choice(menu)
+            choice = self._read_choice(menu, view, actions)
             request = self.m.ApplyRequest(
                 game_id=self.game_id,
                 expected_version=version,
@@ -179,7 +180,7 @@ class InteractivePlayer:
                 return
             version, actions, view = reply.version, list(reply.next_actions), reply.view
             if actions:
-                self._draw(view)
+                self._draw(view, actions)
 
     def _apply(self, request: Any) -> Any:
         """Apply, retried with the same request id (a lost reply returns the first result)."""
@@ -194,7 +195,7 @@ class InteractivePlayer:
             self.retry.reset()
             return reply
 
-    def _read_choice(self, menu: Menu) -> Choice:
+    def _read_choice(self, menu: Menu, view: Any, actions: list[Any]) -> Choice:
         """Reads lines until they pick one legal action (see HELP)."""
         while True:
             entries = menu.entries()
@@ -211,7 +212,7 @@ class InteractivePlayer:
                     self.console.print(HELP)
                     continue
                 if command in ("b", "board"):
-                    self._draw(self._state().view)
+                    self._draw(view, actions)
                     break
                 if command in ("s", "score", "scores"):
                     self._scores()

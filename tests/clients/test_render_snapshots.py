@@ -35,7 +35,14 @@ def screen(position: Recorded, width: int) -> str:
     view = position.state.view
     known = catalogue(position.game)
     parts: list[RenderableType] = [
-        render.board(position.game, view, known, width=width, names=position.names)
+        render.board(
+            position.game,
+            view,
+            known,
+            width=width,
+            names=position.names,
+            legal=position.legal.actions if position.legal is not None else (),
+        )
     ]
     if position.legal is not None:
         menu = Menu(choices_of(position.game, position.legal.actions, view, known))

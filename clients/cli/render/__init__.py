@@ -10,6 +10,7 @@ draws the view of a game without a renderer of its own as a generic dump.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -49,12 +50,15 @@ def board(
     *,
     width: int = 80,
     names: dict[int, str] | None = None,
+    legal: Sequence[Any] = (),
 ) -> RenderableType:
     """``view`` drawn by the game's own renderer (the generic dump for other games).
 
-    ``catalogue`` may be None (an older service without GetCatalogue): the renderers then
+    ``legal`` (the viewer's legal actions, when drawing for a decision) lets a board mark
+    where they apply (Under the Leaves: the spots for the taken tile). ``catalogue`` may
+    be None (an older service without GetCatalogue): the renderers then
     show what the view itself holds."""
     if game not in DRAWN:
         return panel_of(view, "Board")
     module = importlib.import_module(f"clients.cli.render.{game}")
-    return module.render(view, catalogue, width=width, names=names)
+    return module.render(view, catalogue, width=width, names=names, legal=legal)

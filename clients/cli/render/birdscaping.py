@@ -10,7 +10,7 @@ board reads the same without colour.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -166,7 +166,12 @@ def _payment(view: Any, cards: Lookup) -> RenderableType | None:
 
 
 def render(
-    view: Any, catalogue: Any | None, *, width: int = 80, names: dict[int, str] | None = None
+    view: Any,
+    catalogue: Any | None,
+    *,
+    width: int = 80,
+    names: dict[int, str] | None = None,
+    legal: Sequence[Any] = (),
 ) -> RenderableType:
     """The whole table (see the module docstring), your seat first."""
     names = names or {}

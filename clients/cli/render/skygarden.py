@@ -9,6 +9,7 @@ board reads the same without colour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -237,7 +238,12 @@ def _seat(seat: Any, view: Any, birds: Lookup, names: dict[int, str]) -> Rendera
 
 
 def render(
-    view: Any, catalogue: Any | None, *, width: int = 80, names: dict[int, str] | None = None
+    view: Any,
+    catalogue: Any | None,
+    *,
+    width: int = 80,
+    names: dict[int, str] | None = None,
+    legal: Sequence[Any] = (),
 ) -> RenderableType:
     """The whole table (see the module docstring), your aviary first."""
     names = names or {}

@@ -12,6 +12,7 @@ A dweller's cell in a choice is named by its tile and corner (:func:`cell_name`)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -34,7 +35,7 @@ TERRAIN_STYLES = {1: "magenta", 2: "yellow", 3: "dark_orange", 4: "purple", 5: "
 FAMILY_LETTERS = {1: "L", 2: "P", 3: "M"}
 LEGEND = (
     "p pink  y yellow  o orange  v purple  g green  ~ puddle  (capital: pollinized)\n"
-    "* mushroom  h hummingbird  L/P/M leaf/puddle/mushroom dweller"
+    "* mushroom  h hummingbird  L P M leaf, puddle, mushroom dweller  + free spot"
 )
 CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
 
@@ -71,13 +72,14 @@ def _pollinized(garden: Any) -> set[tuple[int, int]]:
     return {(c.x, c.y) for s in garden.bee_sectors if s.bees > 0 for c in s.cells}
 
 
-def garden_map(garden: Any) -> Text:
-    """The garden's cells under tile-coordinate axes (see the module docstring)."""
+def garden_map(garden: Any, spots: frozenset[tuple[int, int]] = frozenset()) -> Text:
+    """The garden's cells under tile-coordinate axes (see the module docstring); the
+    tile positions in ``spots`` (where the taken tile may go) are drawn as ``+``."""
     cells = _cells(garden)
     text = Text()
     if not cells:
         return Text("(no tiles yet)", style="dim")
-    tiles = {tile_of(x, y) for x, y in cells}
+    tiles = {tile_of(x, y) for x, y in cells} | set(spots)
     xs = range(min(t[0] for t in tiles), max(t[0] for t in tiles) + 1)
     ys = range(max(t[1] for t in tiles), min(t[1] for t in tiles) - 1, -1)
     bees = _pollinized(garden)
@@ -92,7 +94,10 @@ def garden_map(garden: Any) -> Text:
             for tx in xs:
                 text.append("│" if tx != xs[0] else " ", style="dim")
                 for x in (2 * tx, 2 * tx + 1):
-                    _append_cell(text, cells.get((x, y)), (x, y) in bees)
+                    if (tx, ty) in spots and (x, y) not in cells:
+                        text.append("+  ", style="bold cyan")
+                    else:
+                        _append_cell(text, cells.get((x, y)), (x, y) in bees)
                     text.append(" ")
             text.append("\n")
     text.rstrip()
@@ -100,9 +105,9 @@ def garden_map(garden: Any) -> Text:
     return text
 
 
-def map_width(garden: Any) -> int:
+def map_width(garden: Any, spots: frozenset[tuple[int, int]] = frozenset()) -> int:
     """Columns the garden's map takes (5 for the y axis, 9 per tile)."""
-    xs = [t.x for t in garden.tiles] or [0]
+    xs = [t.x for t in garden.tiles] + [x for x, _ in spots] or [0]
     return 5 + 9 * (max(xs) - min(xs) + 1)
 
 
@@ -171,7 +176,9 @@ def _dwellers(view: Any, catalogue: Any | None) -> RenderableType:
     return panel(out, "Dweller cards")
 
 
-def _garden(garden: Any, view: Any, names: dict[int, str]) -> RenderableType:
+def _garden(
+    garden: Any, view: Any, names: dict[int, str], spots: frozenset[tuple[int, int]]
+) -> RenderableType:
     pieces = garden.pieces
     counts = (
         f"score {garden.score} · bees {pieces.bees} · hummingbirds {pieces.hummingbirds} · "
@@ -180,7 +187,7 @@ def _garden(garden: Any, view: Any, names: dict[int, str]) -> RenderableType:
     you = " (you)" if garden.seat == viewer(view) else ""
     turn = " ◀ to play" if garden.seat == view.current_seat else ""
     return panel(
-        Group(garden_map(garden), Text(counts, style="dim")),
+        Group(garden_map(garden, spots), Text(counts, style="dim")),
         f"Garden of {seat_text(garden.seat, names)}{you}{turn}",
     )
 
@@ -204,14 +211,26 @@ def _turn(view: Any, names: dict[int, str]) -> RenderableType:
 
 
 def render(
-    view: Any, catalogue: Any | None, *, width: int = 80, names: dict[int, str] | None = None
+    view: Any,
+    catalogue: Any | None,
+    *,
+    width: int = 80,
+    names: dict[int, str] | None = None,
+    legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table: turn, market, dweller cards and every garden (yours first)."""
+    """The whole table: turn, market, dweller cards and every garden (yours first, with
+    the spots of ``legal`` tile placements marked ``+``)."""
     names = names or {}
     me = viewer(view)
+    spots = frozenset(
+        (a.action.place_tile.x, a.action.place_tile.y)
+        for a in legal
+        if a.action.WhichOneof("kind") == "place_tile"
+    )
     gardens = sorted(view.gardens, key=lambda g: (g.seat != me, g.seat))
-    maps = [_garden(g, view, names) for g in gardens]
-    widest = max((map_width(g) for g in gardens), default=40) + 4
+    mine = {g.seat: spots if g.seat == me else frozenset() for g in gardens}
+    maps = [_garden(g, view, names, mine[g.seat]) for g in gardens]
+    widest = max((map_width(g, mine[g.seat]) for g in gardens), default=40) + 4
     return Group(
         panel(_turn(view, names), "Under the Leaves"),
         _market(view),

@@ -9,7 +9,7 @@ and every bird is a row whose power text wraps under its facts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -200,7 +200,12 @@ def _bonus_cards(title: str, cards: Iterable[Any]) -> RenderableType:
 
 
 def render(
-    view: Any, catalogue: Any | None, *, width: int = 80, names: dict[int, str] | None = None
+    view: Any,
+    catalogue: Any | None,
+    *,
+    width: int = 80,
+    names: dict[int, str] | None = None,
+    legal: Sequence[Any] = (),
 ) -> RenderableType:
     """The whole table (see the module docstring), your mat first."""
     names = names or {}
