@@ -43,6 +43,8 @@ class Choice:
     path: tuple[str, ...] | None = None
     #: The members of the set it keeps (e.g. birds), chosen one at a time, or None.
     members: frozenset[str] | None = None
+    #: Facts of those members (a bird's cost, points and power), by member.
+    member_facts: tuple[tuple[str, str], ...] = ()
 
     def matches(self, words: Sequence[str]) -> bool:
         """True when every word is in its label, facts or kind (case-insensitive)."""
@@ -71,13 +73,25 @@ def choices_of(game: str, actions: Sequence[Any], view: Any, catalogue: Any | No
         module = None
     out = []
     for action in actions:
-        detail, path, members = "", None, None
+        detail, path, members, facts = "", None, None, {}
         if module is not None and action.HasField("action"):
             detail = module.choice_detail(action, view, catalogue)
             path = module.choice_path(action)
             pick_members = getattr(module, "choice_members", None)
             members = pick_members(action, view) if pick_members else None
-        out.append(Choice(action.ref.id, action.ref.kind, action.ref.label, detail, path, members))
+            if members:
+                facts = module.member_facts(action, view, catalogue)
+        out.append(
+            Choice(
+                action.ref.id,
+                action.ref.kind,
+                action.ref.label,
+                detail,
+                path,
+                members,
+                tuple(sorted(facts.items())),
+            )
+        )
     return out
 
 
@@ -151,14 +165,16 @@ class Menu:
             if c.members == self.chosen
         ]
         addable: dict[str, int] = {}
+        facts: dict[str, str] = {}
         for choice in group:
+            facts.update(choice.member_facts)
             for member in sorted(choice.members - self.chosen):  # type: ignore[operator]
                 addable[member] = addable.get(member, 0) + 1
         out.extend(
             Entry(
                 kind,
                 f"+ {member}",
-                f"{n} way{'s' if n > 1 else ''} to go on",
+                facts.get(member) or f"{n} way{'s' if n > 1 else ''} to go on",
                 member=member,
                 count=n,
             )
@@ -190,16 +206,17 @@ class Menu:
         return None
 
 
-def menu_table(entries: Sequence[Entry], narrowed: str = "") -> Table:
-    """The numbered entries under their kinds; a step's entries end with "›"."""
+def menu_table(entries: Sequence[Entry], narrowed: str = "", width: int = 80) -> Table:
+    """The numbered entries under their kinds; a step's entries end with "›". A choice
+    takes the room its label needs (at most half the ``width``), its facts the rest."""
     title = "Your choices" + (f" — {narrowed}" if narrowed else "")
     detailed = any(e.detail for e in entries)
     out = Table(
         title=title, box=box.SIMPLE, title_justify="left", show_header=False, expand=detailed
     )
     out.add_column("#", justify="right", style="bold yellow", no_wrap=True)
-    out.add_column("choice", overflow="fold", ratio=3)
-    out.add_column("facts", overflow="fold", style="dim", ratio=2)
+    out.add_column("choice", overflow="fold", max_width=max(24, width // 2))
+    out.add_column("facts", overflow="fold", style="dim", ratio=1)
     kind = None
     for number, entry in enumerate(entries):
         if entry.kind != kind:

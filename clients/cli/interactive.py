@@ -199,7 +199,7 @@ class InteractivePlayer:
         """Reads lines until they pick one legal action (see HELP)."""
         while True:
             entries = menu.entries()
-            self.console.print(menu_table(entries, menu.narrowed))
+            self.console.print(menu_table(entries, menu.narrowed, self.console.width))
             while True:
                 text = self._prompt(len(entries))
                 command = text.lower()

@@ -46,7 +46,7 @@ def screen(position: Recorded, width: int) -> str:
     ]
     if position.legal is not None:
         menu = Menu(choices_of(position.game, position.legal.actions, view, known))
-        parts.append(menu_table(menu.entries(), menu.narrowed))
+        parts.append(menu_table(menu.entries(), menu.narrowed, width))
     if position.score is not None:
         board = position.score.scoreboard
         names = position.names

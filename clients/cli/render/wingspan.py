@@ -256,6 +256,15 @@ def counted(items: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def member_facts(action: Any, view: Any, catalogue: Any | None) -> dict[str, str]:
+    """The facts of each bird a keep-combination keeps, by its name (none for food)."""
+    if action.action.WhichOneof("kind") != "keep_birds":
+        return {}
+    names = _card_names(view)
+    birds = _birds(catalogue)
+    return {names.get(b, f"bird {b}"): bird_facts(b, birds) for b in action.action.keep_birds.birds}
+
+
 def _card_names(view: Any) -> dict[int, str]:
     out: dict[int, str] = {}
     for player in view.players:
