@@ -81,8 +81,20 @@ def test_nothing_is_cropped_or_squeezed(position: Recorded, width: int) -> None:
     assert "…" not in drawn
     lines = drawn.splitlines()
     assert all(len(line) <= width for line in lines)
+    assert squeezed(drawn) < 3, drawn
+
+
+def squeezed(drawn: str) -> int:
+    """The longest run of lines holding one letter each (a column squeezed to nothing)."""
     run = longest = 0
-    for line in lines:  # a squeezed column: one letter per line, line after line
+    for line in drawn.splitlines():
         run = run + 1 if len(line.strip("│ ╭╮╰╯─")) == 1 else 0
         longest = max(longest, run)
-    assert longest < 3, drawn
+    return longest
+
+
+def test_the_check_finds_the_generic_dumps_squeezed_player_table() -> None:
+    """The generic dump of a Wingspan view prints its player table one letter per line
+    at 80 columns; the check above sees it (and the Wingspan board passes it)."""
+    mid = next(p for p in all_positions() if p.game == "wingspan" and p.name == "2p-mid")
+    assert squeezed(text_of([render.panel_of(mid.state.view, "Board")], 80)) >= 3
