@@ -83,10 +83,12 @@ def card_list(title: str, ids: Iterable[str], cards: Lookup, subtitle: str = "")
 
 
 def _row_text(placed: Iterable[Any], cards: Lookup) -> Text:
+    """A row's cards left to right, numbered by column as the choices count them."""
     text = Text()
     for i, slot in enumerate(placed):
         if i:
             text.append("  │  ", style="dim")
+        text.append(f"{i + 1}: ", style="dim")
         entry = cards.get(slot.card)
         points = f" {entry.points}p" if entry is not None else ""
         if slot.tilted:
