@@ -75,12 +75,15 @@ def choices_of(game: str, actions: Sequence[Any], view: Any, catalogue: Any | No
     for action in actions:
         detail, path, members, facts = "", None, None, {}
         if module is not None and action.HasField("action"):
-            detail = module.choice_detail(action, view, catalogue)
-            path = module.choice_path(action)
-            pick_members = getattr(module, "choice_members", None)
-            members = pick_members(action, view) if pick_members else None
-            if members:
-                facts = module.member_facts(action, view, catalogue)
+            try:
+                detail = module.choice_detail(action, view, catalogue)
+                path = module.choice_path(action)
+                pick_members = getattr(module, "choice_members", None)
+                members = pick_members(action, view) if pick_members else None
+                if members:
+                    facts = module.member_facts(action, view, catalogue)
+            except Exception:  # an action newer than this client: its label alone
+                detail, path, members, facts = "", None, None, {}
         out.append(
             Choice(
                 action.ref.id,

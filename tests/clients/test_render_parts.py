@@ -71,3 +71,17 @@ def test_a_placement_preview_turns_the_tile_as_the_service_places_it() -> None:
                 assert [s.mushroom for s in quad] == list(tile.mushrooms), tile
                 checked += 1
     assert checked > 100
+
+
+def test_a_view_the_board_cannot_draw_is_shown_as_it_is(monkeypatch) -> None:
+    """A renderer that fails on a view (one newer than the client) does not end the
+    session: the view is shown generically under a note."""
+    from clients.cli.render import wingspan as drawing
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise ValueError("a field this client does not know")
+
+    monkeypatch.setattr(drawing, "render", fail)
+    view = wingspan.View(round=2, players=[wingspan.PlayerView(seat=0)])
+    text = text_of([board("wingspan", view, None, width=80)], 80)
+    assert "could not be drawn" in text and "Board" in text and "Round" in text

@@ -13,7 +13,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from clients.cli.render.generic import cell_map, cells_of, maps_of, panel_of
 from clients.cli.render.scores import (
@@ -61,4 +62,8 @@ def board(
     if game not in DRAWN:
         return panel_of(view, "Board")
     module = importlib.import_module(f"clients.cli.render.{game}")
-    return module.render(view, catalogue, width=width, names=names, legal=legal)
+    try:
+        return module.render(view, catalogue, width=width, names=names, legal=legal)
+    except Exception as error:  # a view newer than this client: show it rather than stop
+        note = Text(f"(the {game} board could not be drawn: {error!r}; the view as it is)")
+        return Group(note, panel_of(view, "Board"))
