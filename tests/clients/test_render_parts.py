@@ -85,3 +85,35 @@ def test_a_view_the_board_cannot_draw_is_shown_as_it_is(monkeypatch) -> None:
     view = wingspan.View(round=2, players=[wingspan.PlayerView(seat=0)])
     text = text_of([board("wingspan", view, None, width=80)], 80)
     assert "could not be drawn" in text and "Board" in text and "Round" in text
+
+
+def test_a_dwellers_options_are_numbered_on_the_map_and_in_the_choices() -> None:
+    """The cells a pending dweller may go to carry 1, 2... on the garden; each choice
+    names its cell by tile and corner and by that number."""
+    from roost.undertheleaves.v1 import service_pb2
+
+    from clients.cli.choices import choices_of
+
+    view = utl.View(
+        viewer=0,
+        current_seat=0,
+        phase=2,
+        pending_card="leaf_friendly",
+        pending_options=[utl.DwellerOption(x=0, y=0), utl.DwellerOption(x=1, y=-1)],
+        gardens=[utl.Garden(seat=0, tiles=[utl.GardenTile(tile="S01", terrains=[1, 2, 3, 6])])],
+    )
+    text = text_of([board("undertheleaves", view, None, width=80)], 80)
+    assert "0  p 1 y" in text and "o   ~ 2" in text and "where the dweller" in text
+    assert "1: tile (0, 0) top-left, 2: tile (0, 0)" in text
+    actions = [
+        service_pb2.LegalAction(
+            ref=common_pb2.ActionRef(id=i, label=f"Friendly on ({x}, {y})", kind="place_dweller"),
+            action=utl.Action(place_dweller=utl.PlaceDweller(card="leaf_friendly", x=x, y=y)),
+        )
+        for i, (x, y) in enumerate([(0, 0), (1, -1)])
+    ]
+    details = [c.detail for c in choices_of("undertheleaves", actions, view, None)]
+    assert details == [
+        "tile (0, 0) top-left, marked 1 on the map",
+        "tile (0, 0) bottom-right, marked 2 on the map",
+    ]

@@ -37,6 +37,7 @@ LEGEND = (
     "p pink  y yellow  o orange  v purple  g green  ~ puddle  (capital: pollinized)\n"
     "* mushroom  h hummingbird  L P M leaf, puddle, mushroom dweller  + free spot"
 )
+OPTIONS_LEGEND = "\n1 2 3 ... where the dweller to place may go (its choices say which)"
 CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
 
 
@@ -72,10 +73,18 @@ def _pollinized(garden: Any) -> set[tuple[int, int]]:
     return {(c.x, c.y) for s in garden.bee_sectors if s.bees > 0 for c in s.cells}
 
 
-def garden_map(garden: Any, spots: frozenset[tuple[int, int]] = frozenset()) -> Text:
+def garden_map(
+    garden: Any,
+    spots: frozenset[tuple[int, int]] = frozenset(),
+    options: Sequence[tuple[int, int]] = (),
+) -> Text:
     """The garden's cells under tile-coordinate axes (see the module docstring); the
-    tile positions in ``spots`` (where the taken tile may go) are drawn as ``+``."""
+    tile positions in ``spots`` (where the taken tile may go) are drawn as ``+``, and
+    the cells in ``options`` (where a dweller may go) are marked 1, 2, 3... in order."""
     cells = _cells(garden)
+    for number, cell in enumerate(options, start=1):
+        if cell in cells:
+            cells[cell][2] = str(number) if number < 10 else "?"
     text = Text()
     if not cells:
         return Text("(no tiles yet)", style="dim")
@@ -139,6 +148,13 @@ def square(spaces: Any) -> Text:
     return text
 
 
+def dweller_options(view: Any) -> list[tuple[int, int]]:
+    """The cells a pending dweller may go to, in the view's order (numbered on the map)."""
+    if not view.pending_card:
+        return []
+    return [(o.x, o.y) for o in view.pending_options]
+
+
 def _market(view: Any) -> RenderableType:
     squares = []
     for tile in view.market:
@@ -179,6 +195,7 @@ def _dwellers(view: Any, catalogue: Any | None) -> RenderableType:
 def _garden(
     garden: Any, view: Any, names: dict[int, str], spots: frozenset[tuple[int, int]]
 ) -> RenderableType:
+    options = dweller_options(view) if garden.seat == view.current_seat else []
     pieces = garden.pieces
     counts = (
         f"score {garden.score} · bees {pieces.bees} · hummingbirds {pieces.hummingbirds} · "
@@ -187,7 +204,7 @@ def _garden(
     you = " (you)" if garden.seat == viewer(view) else ""
     turn = " ◀ to play" if garden.seat == view.current_seat else ""
     return panel(
-        Group(garden_map(garden, spots), Text(counts, style="dim")),
+        Group(garden_map(garden, spots, options), Text(counts, style="dim")),
         f"Garden of {seat_text(garden.seat, names)}{you}{turn}",
     )
 
@@ -196,9 +213,11 @@ def _turn(view: Any, names: dict[int, str]) -> RenderableType:
     pending = None
     if view.pending_card:
         options = ", ".join(
-            cell_name(o.x, o.y) for o in view.pending_options
-        )  # the cells a dweller may go to
-        pending = f"place {view.pending_card}: {options}" if options else view.pending_card
+            f"{n}: {cell_name(x, y)}" for n, (x, y) in enumerate(dweller_options(view), start=1)
+        )
+        card = next((c.name for c in view.dweller_cards if c.id == view.pending_card), "")
+        name = card or view.pending_card
+        pending = f"place {name}: {options}" if options else name
     return facts(
         [
             ("Turn", f"{view.turns_played + 1} of {view.turns_total}"),
@@ -236,7 +255,7 @@ def render(
         _market(view),
         _dwellers(view, catalogue),
         side_by_side(maps, width, each=max(widest, 56)),
-        Text(LEGEND, style="dim"),
+        Text(LEGEND + (OPTIONS_LEGEND if dweller_options(view) else ""), style="dim"),
     )
 
 
@@ -276,7 +295,10 @@ def choice_detail(action: Any, view: Any, catalogue: Any | None) -> str:
         return _square_words(turned(view.taken_spaces, place.rotation, place.flipped))
     if kind == "place_dweller":
         place = action.action.place_dweller
-        return cell_name(place.x, place.y)
+        options = dweller_options(view)
+        mark = options.index((place.x, place.y)) + 1 if (place.x, place.y) in options else 0
+        where = cell_name(place.x, place.y)
+        return f"{where}, marked {mark} on the map" if 0 < mark < 10 else where
     return ""
 
 
