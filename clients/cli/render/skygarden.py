@@ -265,13 +265,26 @@ def choice_path(action: Any) -> tuple[str, ...] | None:
 
 
 def choice_detail(action: Any, view: Any, catalogue: Any | None) -> str:
-    """The facts of the bird a choice concerns (buying or placing one)."""
+    """The facts of the bird a choice concerns (buying or placing one), or of an event
+    card to keep (its income and points by sets collected)."""
     kind = action.action.WhichOneof("kind")
     if kind is None:
         return ""
+    if kind == "keep_event":
+        return event_facts(action.action.keep_event.card, catalogue)
     inner = getattr(action.action, kind)
     bird = getattr(inner, "bird", "") if "bird" in inner.DESCRIPTOR.fields_by_name else ""
     entry = _birds(catalogue).get(bird) if bird else None
     if entry is None:
         return ""
     return f"size {entry.size} · {entry.vp} VP · {entry.text or words(entry.ability)}"
+
+
+def event_facts(card: str, catalogue: Any | None) -> str:
+    """An event card's sets and what they pay: income and VP by sets collected."""
+    entry = Lookup(catalogue.event_cards if catalogue else (), "card").get(card)
+    if entry is None:
+        return ""
+    income = " ".join(str(i) for i in entry.income)
+    points = " ".join(str(v) for v in entry.vp)
+    return f"sets of {entry.set_size} · income {income} · VP {points}"
