@@ -101,7 +101,8 @@ def scoreboard(board: Any, names: dict[int, str] | None = None) -> RenderableTyp
     table.add_row(
         Text("Total", style="bold"), *[Text(str(s.total), style="bold") for s in board.seats]
     )
-    table.add_row("Rank", *[str(s.rank or "") for s in board.seats])
+    if len(board.seats) > 1:  # a solo game's result is the line below, not a rank of one
+        table.add_row("Rank", *[str(s.rank or "") for s in board.seats])
     solo = solo_line(board)
     return Group(table, Text(solo)) if solo else table
 
