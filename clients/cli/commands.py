@@ -33,7 +33,7 @@ from rich.table import Table
 
 from clients import registry, sessions
 from clients.bots.pool import BotPool, BotSeat
-from clients.cli import render
+from clients.cli import catalogue, render
 from clients.cli.interactive import InteractivePlayer
 from clients.cli.main import bot_spec
 from clients.games import new_game_request
@@ -443,8 +443,14 @@ def cmd_watch(args: Namespace, console: Console) -> int:
 
         state = get_state()
         names = {s.seat: s.name for s in state.seats}
-        console.rule(f"{info.title} — game {args.game_id} — spectator")
-        console.print(render.panel_of(state.view, "Board"))
+        known = catalogue.load(info, stub)
+
+        def draw(view: Any) -> None:
+            console.print(render.board(info.name, view, known, width=console.width, names=names))
+
+        console.rule()
+        console.print(f"[bold]{info.title}[/bold] — game {args.game_id} — spectator")
+        draw(state.view)
         last = state.version if args.from_version is None else args.from_version
         finished = state.status == registry_finished()
         quiet_ends = 0
@@ -461,7 +467,7 @@ def cmd_watch(args: Namespace, console: Console) -> int:
                     last = max(last, item.event.version)
                     console.print(render.event_line(item.event, names))
                     if args.boards and item.HasField("view"):
-                        console.print(render.panel_of(item.view, "Board"))
+                        draw(item.view)
                     if item.event.status == registry_finished():
                         finished = True
                         break
@@ -482,7 +488,7 @@ def cmd_watch(args: Namespace, console: Console) -> int:
                 break
             time.sleep(0.2 * quiet_ends)
         if followed and not args.boards:
-            console.print(render.panel_of(get_state().view, "Board"))
+            draw(get_state().view)
         request = m.ScoreRequest(game_id=args.game_id)
         board = retry.call(lambda: stub.Score(request, timeout=CALL_TIMEOUT))
     console.print(render.scoreboard(board.scoreboard, names))

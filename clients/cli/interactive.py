@@ -17,15 +17,18 @@ import grpc
 from rich.console import Console
 from roost.common.v1 import common_pb2
 
-from clients.cli import render
+from clients.cli import catalogue, render
+from clients.cli.choices import Choice, Menu, choices_of, menu_table
 from clients.registry import ServiceInfo
 from clients.rpc import CliError, Exit, Retry, channel, explain, metadata, retryable
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 CALL_TIMEOUT = 15.0
 HELP = (
-    "Enter the number of an action to play it. Other keys: b = draw the board, "
-    "s = scores, q = leave (the game goes on without you), ? = this help."
+    "Enter the number of a choice to play it (a choice ending in › narrows the list: "
+    "pick a spot, then a rotation; add birds one at a time, then done). Type words to "
+    "filter the list (e.g. `heron` or `spot (1, 2)`); - = all choices again. Other keys: "
+    "b = draw the board, s = scores, q = leave (the game goes on without you), ? = this help."
 )
 
 
@@ -57,6 +60,7 @@ class InteractivePlayer:
         self.names: dict[int, str] = {}
         self.seat = -1
         self._announced = -1
+        self.catalogue: Any | None = None
         self.retry = Retry(
             f"{info.title} service",
             address,
@@ -83,10 +87,14 @@ class InteractivePlayer:
             if state.viewer_seat < 0:
                 raise CliError("this call needs a seat token", Exit.AUTH)
             self.seat = state.viewer_seat
+            self.catalogue = catalogue.load(self.info, self.stub, self.md)
             self.names = {s.seat: s.name for s in state.seats}
-            self.console.rule(
-                f"{self.info.title} — game {self.game_id} — you are seat {self.seat} "
-                f"({self.names.get(self.seat, '')})"
+            # A heading that wraps rather than a rule, which would crop it at 80 columns.
+            self.console.rule()
+            self.console.print(
+                f"[bold]{self.info.title}[/bold] — game {self.game_id} — you are seat "
+                f"{self.seat} ({self.names.get(self.seat, '')})",
+                highlight=False,
             )
             try:
                 while True:
@@ -101,9 +109,18 @@ class InteractivePlayer:
             except _Leave as leave:
                 return leave.code
 
-    def _draw(self, view: Any) -> None:
+    def _draw(self, view: Any, legal: list[Any] | None = None) -> None:
         if self.board:
-            self.console.print(render.panel_of(view, "Board"))
+            self.console.print(
+                render.board(
+                    self.info.name,
+                    view,
+                    self.catalogue,
+                    width=self.console.width,
+                    names=self.names,
+                    legal=legal or (),
+                )
+            )
 
     def _scores(self) -> None:
         board = self._call("Score", self.m.ScoreRequest(game_id=self.game_id)).scoreboard
@@ -116,7 +133,11 @@ class InteractivePlayer:
         self.console.print(render.outcome(board, self.names, self.seat))
 
     def _prompt(self, count: int) -> str:
-        self.console.print(f"[bold]choice (0-{count - 1}, ? for help)>[/bold] ", end="")
+        self.console.print(
+            f"[bold]choice (0-{count - 1}, words to filter, ? for help)>[/bold] ",
+            end="",
+            highlight=False,
+        )
         self.console.file.flush()
         line = sys.stdin.readline()
         if not line:
@@ -129,17 +150,17 @@ class InteractivePlayer:
         return line.strip()
 
     def _turn(self, state: Any) -> None:
-        self._draw(state.view)
         legal = self._call("Legal", self.m.LegalRequest(game_id=self.game_id))
-        version, actions = legal.version, list(legal.actions)
+        version, actions, view = legal.version, list(legal.actions), state.view
+        self._draw(view, actions)
         while actions:
-            self.console.print(render.actions(actions))
-            choice = self._read_choice(actions)
+            menu = Menu(choices_of(self.info.name, actions, view, self.catalogue))
+            choice = self._read_choice(menu, view, actions)
             request = self.m.ApplyRequest(
                 game_id=self.game_id,
                 expected_version=version,
                 request_id=uuid.uuid4().hex,
-                action_id=choice,
+                action_id=choice.id,
             )
             try:
                 reply = self._apply(request)
@@ -154,12 +175,12 @@ class InteractivePlayer:
                     self.console.print(f"[red]Refused:[/red] {error.details()}")
                     return
                 raise explain(error, f"{self.info.title} service", self.address) from error
-            self.console.print(f"[bold]You:[/bold] {actions[choice].ref.label}")
+            self.console.print(f"[bold]You:[/bold] {choice.label}")
             if reply.status == FINISHED:
                 return
-            version, actions = reply.version, list(reply.next_actions)
+            version, actions, view = reply.version, list(reply.next_actions), reply.view
             if actions:
-                self._draw(reply.view)
+                self._draw(view, actions)
 
     def _apply(self, request: Any) -> Any:
         """Apply, retried with the same request id (a lost reply returns the first result)."""
@@ -174,36 +195,50 @@ class InteractivePlayer:
             self.retry.reset()
             return reply
 
-    def _read_choice(self, actions: list[Any]) -> int:
+    def _read_choice(self, menu: Menu, view: Any, actions: list[Any]) -> Choice:
+        """Reads lines until they pick one legal action (see HELP)."""
         while True:
-            text = self._prompt(len(actions)).lower()
-            if text in ("q", "quit", "exit"):
+            entries = menu.entries()
+            self.console.print(menu_table(entries, menu.narrowed, self.console.width))
+            while True:
+                text = self._prompt(len(entries))
+                command = text.lower()
+                if command in ("q", "quit", "exit"):
+                    self.console.print(
+                        f"You left; the game goes on. Resume with `roost play {self.game_id}`."
+                    )
+                    raise _Leave(Exit.OK)
+                if command in ("?", "h", "help"):
+                    self.console.print(HELP)
+                    continue
+                if command in ("b", "board"):
+                    self._draw(view, actions)
+                    break
+                if command in ("s", "score", "scores"):
+                    self._scores()
+                    continue
+                if command in ("-", "back", "all"):
+                    menu.reset()
+                    break
+                if not command:
+                    continue
+                if command.isdigit():
+                    number = int(command)
+                    if number < len(entries):
+                        picked = menu.pick(entries[number])
+                        if picked is not None:
+                            return picked
+                        break
+                elif menu.filter(command):
+                    break
+                else:
+                    self.console.print(f"[red]Nothing matches[/red] {text!r}.")
+                    continue
                 self.console.print(
-                    f"You left; the game goes on. Resume with `roost play {self.game_id}`."
+                    f"[red]Not a valid choice:[/red] {text!r}. "
+                    f"Enter a number from 0 to {len(entries) - 1}, words to filter, "
+                    "or ? for help."
                 )
-                raise _Leave(Exit.OK)
-            if text in ("?", "h", "help"):
-                self.console.print(HELP)
-                continue
-            if text in ("b", "board"):
-                self._draw(self._state().view)
-                self.console.print(render.actions(actions))
-                continue
-            if text in ("s", "score", "scores"):
-                self._scores()
-                continue
-            if not text:
-                continue
-            try:
-                choice = int(text)
-            except ValueError:
-                choice = -1
-            if 0 <= choice < len(actions):
-                return choice
-            self.console.print(
-                f"[red]Not a valid choice:[/red] {text!r}. "
-                f"Enter a number from 0 to {len(actions) - 1} (or ? for help)."
-            )
 
     def _wait(self, state: Any) -> None:
         if self._announced != state.version:

@@ -25,7 +25,7 @@ def test_new_then_play_against_a_background_bot(roost: Roost) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     out = result.stdout
     assert "Not a valid choice" in out
-    assert "Your choices" in out and "Board" in out
+    assert "Your choices" in out and "Garden of" in out
     assert "Game over" in out and "Scores (final)" in out
 
 

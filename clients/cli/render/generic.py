@@ -21,7 +21,7 @@ What counts as a cell is read from the message shapes:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from math import isqrt
 from typing import Any, NamedTuple
 
@@ -357,108 +357,3 @@ def panel_of(message: Message, name: str = "", depth: int = 0) -> RenderableType
             grid.add_row(title(field.name), _cell(field, value))
     body: RenderableType = Group(grid, *parts) if parts else grid
     return Panel(body, title=title(name) if name else None, expand=False)
-
-
-def solo_facts(board: Any) -> str:
-    """What a solo game's result is measured against (``ScoreBoard.solo``): the AI's
-    score, or the score targets and the highest reached; "" outside solo games."""
-    if not board.HasField("solo"):
-        return ""
-    solo = board.solo
-    total = board.seats[0].total if board.seats else 0
-    facts = []
-    if solo.HasField("opponent_score"):
-        facts.append(f"{total} points against the AI's {solo.opponent_score}")
-    if solo.targets:
-        targets = ", ".join(str(t) for t in solo.targets)
-        reached = f"target {solo.target_reached}" if solo.target_reached else "no target"
-        facts.append(f"{total} points, {reached} reached (targets: {targets})")
-    return "; ".join(facts)
-
-
-def solo_line(board: Any) -> str:
-    """A solo game's standing in one line: won or lost once final, else whether the
-    player is winning so far, with :func:`solo_facts`; "" outside solo games."""
-    if not board.HasField("solo"):
-        return ""
-    if board.final:
-        standing = "won" if board.solo.won else "lost"
-    else:
-        standing = "winning so far" if board.solo.won else "not winning so far"
-    facts = solo_facts(board)
-    return f"Solo: {standing}" + (f" — {facts}" if facts else "")
-
-
-def outcome(board: Any, names: dict[int, str] | None = None, seat: int | None = None) -> Text:
-    """The end of the game in one line, for ``seat`` (None: a spectator).
-
-    A solo game is won or lost as ``ScoreBoard.solo`` says (a lost one has no winner),
-    with the AI's score or the targets; otherwise the winners are named."""
-    names = names or {}
-    if board.HasField("solo"):
-        player = board.seats[0].seat if board.seats else 0
-        who = "you" if seat == player else names.get(player) or f"seat {player}"
-        facts = solo_facts(board)
-        if board.solo.won:
-            verdict = Text.from_markup(f"[bold green]Game over: {who} won![/bold green]")
-            return verdict + (f" {facts[0].upper()}{facts[1:]}." if facts else "")
-        verdict = Text.from_markup(f"[bold red]Game over: {who} lost[/bold red]")
-        return verdict + (f" — {facts}." if facts else ".")
-    if seat is not None and seat in board.winners:
-        return Text.from_markup("[bold green]Game over: you won![/bold green]")
-    winners = ", ".join(names.get(w) or f"seat {w}" for w in board.winners)
-    return Text.from_markup("[bold]Game over.[/bold] ") + (
-        f"Winner: {winners}" if winners else "No winner."
-    )
-
-
-def scoreboard(board: Any, names: dict[int, str] | None = None) -> RenderableType:
-    """The common ScoreBoard as a table, categories as columns; a solo game's standing
-    against the AI or the targets (:func:`solo_line`) follows it."""
-    names = names or {}
-    categories: list[str] = []
-    for seat in board.seats:
-        for c in seat.categories:
-            if c.name not in categories:
-                categories.append(c.name)
-    caption = "final" if board.final else "so far"
-    table = Table(title=f"Scores ({caption})", box=box.SIMPLE_HEAVY, title_justify="left")
-    table.add_column("Seat")
-    table.add_column("Player")
-    for c in categories:
-        table.add_column(title(c), justify="right")
-    table.add_column("Total", justify="right", style="bold")
-    table.add_column("Rank", justify="right")
-    for seat in board.seats:
-        points = {c.name: c.points for c in seat.categories}
-        winner = seat.seat in board.winners and board.final
-        table.add_row(
-            str(seat.seat),
-            names.get(seat.seat, "") + (" *" if winner else ""),
-            *[str(points.get(c, "")) for c in categories],
-            str(seat.total),
-            str(seat.rank or ""),
-        )
-    solo = solo_line(board)
-    return Group(table, Text(solo)) if solo else table
-
-
-def actions(items: Iterable[Any]) -> Table:
-    """Numbered legal actions."""
-    table = Table(title="Your choices", box=box.SIMPLE, title_justify="left")
-    table.add_column("#", justify="right", style="bold yellow")
-    table.add_column("Action")
-    table.add_column("Kind", style="dim")
-    for item in items:
-        table.add_row(str(item.ref.id), item.ref.label, item.ref.kind)
-    return table
-
-
-def event_line(event: Any, names: dict[int, str] | None = None) -> Text:
-    """One log event as a line."""
-    names = names or {}
-    who = "game" if event.seat < 0 else names.get(event.seat, f"seat {event.seat}")
-    text = Text(f"v{event.version:<4} ", style="dim")
-    text.append(f"{who}: ", style="bold")
-    text.append(event.label)
-    return text
