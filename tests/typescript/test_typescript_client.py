@@ -8,9 +8,9 @@ runner (``node --test``) with the services' addresses in the environment
 was installed from another lockfile; the stubs are generated only when the
 protos changed (tools/ts_client.py). A failing run fails with node's output.
 
-The Connect runs (the connect and grpc-web transports, CORS preflight) need
-the services' HTTP endpoint: they are skipped until ``CONNECT_PORT_SETTING``
-names the setting that opens it.
+The Connect runs (the connect and grpc-web transports, CORS preflight) go to
+each service's browser port, opened on a free port through
+``CONNECT_PORT_SETTING``.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 #: The environment variable a game service reads for the port of its Connect /
-#: gRPC-Web endpoint; None while the services have none (the Connect runs skip).
-CONNECT_PORT_SETTING: str | None = None
+#: gRPC-Web endpoint (None would skip the Connect runs).
+CONNECT_PORT_SETTING: str | None = "CONNECT_PORT"
 
 #: Each run of node gets this long before it is stopped and reported.
 NODE_TIMEOUT_SECONDS = 300
