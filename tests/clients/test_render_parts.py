@@ -32,9 +32,10 @@ def test_zero_is_a_value_and_absence_is_none() -> None:
     assert optional(solo, "no_such_field") is None
 
 
-def test_the_viewer_is_read_from_either_name() -> None:
-    assert viewer(utl.View(viewer=0)) == 0
+def test_the_viewer_seat_zero_is_a_seat_and_unset_is_a_spectator() -> None:
+    assert viewer(utl.View(viewer_seat=0)) == 0
     assert viewer(wingspan.View(viewer_seat=1)) == 1
+    assert viewer(birdscaping.View()) == -1
 
 
 def test_a_dweller_at_x_zero_is_drawn_at_zero() -> None:
@@ -52,7 +53,9 @@ def test_a_dweller_at_x_zero_is_drawn_at_zero() -> None:
 
 
 def test_a_game_without_a_catalogue_still_draws() -> None:
-    view = birdscaping.View(players=1, solo=True, seats=[birdscaping.SeatView(hand=["robin"])])
+    view = birdscaping.View(
+        players=1, solo=True, viewer_seat=0, seats=[birdscaping.SeatView(hand=["robin"])]
+    )
     text = text_of([board("birdscaping", view, None, width=80)], 80)
     assert "Robin" in text and "Your hand" in text
 
@@ -95,7 +98,7 @@ def test_a_dwellers_options_are_numbered_on_the_map_and_in_the_choices() -> None
     from clients.cli.choices import choices_of
 
     view = utl.View(
-        viewer=0,
+        viewer_seat=0,
         current_seat=0,
         phase=2,
         pending_card="leaf_friendly",

@@ -25,8 +25,8 @@ from rich.table import Table
 from rich.text import Text
 
 NOBODY = "—"
-#: Fields that have held the viewing seat, newest first.
-VIEWER_FIELDS = ("viewer_seat", "viewer")
+#: The field of every game's View that holds the viewing seat.
+VIEWER_FIELD = "viewer_seat"
 
 
 def field(message: Any, *names: str, default: Any = None) -> Any:
@@ -50,8 +50,8 @@ def optional(message: Any, name: str) -> Any | None:
 
 
 def viewer(view: Any) -> int:
-    """The seat the view is drawn for (-1: a spectator)."""
-    value = field(view, *VIEWER_FIELDS, default=-1)
+    """The seat the view is drawn for (-1: a spectator, whose view leaves the seat unset)."""
+    value = optional(view, VIEWER_FIELD)
     return int(value) if value is not None else -1
 
 
