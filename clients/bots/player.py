@@ -1,11 +1,12 @@
 """One bot playing one seat of one game, as a remote client.
 
 The bot follows the game's Watch stream; whenever an event asks its seat to
-decide, it calls Legal (with a score preview for the greedy policy), chooses,
-and Applies with ``expected_version`` and a request id derived from seat and
-version (a retry after a lost reply returns the first result). While the
-Apply reply says the seat must decide again, the bot chains on the reply's
-``next_actions`` without another Legal: one round trip per decision. A stale
+decide, it calls Legal (with a score preview for the greedy policy) and, for a
+policy that reads the view, GetState at the same version; chooses, and Applies
+with ``expected_version`` and a request id derived from seat and version (a
+retry after a lost reply returns the first result). While the Apply reply says
+the seat must decide again, the bot chains on the reply's ``next_actions`` and
+``view`` without another Legal: one round trip per decision. A stale
 version (another seat decided at the same moment) is retried from a fresh
 Legal. A broken stream (a closed connection, a restarted or draining service,
 a store outage) is resumed from the last version seen, with backoff, for up to
@@ -145,9 +146,15 @@ class SeatBot:
         )
         version, actions = legal.version, list(legal.actions)
         self.known_version = max(self.known_version, version)
+        view = None
+        if actions and self.policy.wants_view:
+            state = await self._call("GetState", self.m.GetStateRequest(game_id=self.game_id))
+            if state.version != version:
+                return None  # the game moved on between the two reads: look again
+            view = state.view
         while actions:
             before = await self._own_score() if self.policy.wants_feedback else 0
-            choice = self.policy.choose(actions)
+            choice = self.policy.choose(actions, view)
             request = self.m.ApplyRequest(
                 game_id=self.game_id,
                 expected_version=version,
@@ -177,6 +184,7 @@ class SeatBot:
                 version, actions = legal.version, list(legal.actions)
             else:
                 actions = list(reply.next_actions)
+            view = reply.view
         return True
 
     async def run(self) -> SeatResult:

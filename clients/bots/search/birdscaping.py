@@ -74,7 +74,10 @@ def build(view: dict[str, Any], seat: int) -> State:
     s.ai = _ids(view["ai_column"])
     seats = sorted(view["seats"], key=lambda v: v["seat"])
     s.rows = [
-        [_ids([c["card"] for c in seat_view["tableau"][row]]) for row in ("trees", "garden", "pond")]
+        [
+            _ids([c["card"] for c in seat_view["tableau"][row]])
+            for row in ("trees", "garden", "pond")
+        ]
         for seat_view in seats
     ]
     for seat_view in seats:

@@ -49,4 +49,3 @@ def action_values(action: Message) -> tuple[str, dict[str, Any]]:
     if kind is None:
         return "", {}
     return kind, to_values(getattr(action, kind))
-

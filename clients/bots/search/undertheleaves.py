@@ -46,7 +46,9 @@ def _garden(garden: dict[str, Any]) -> Garden:
             BeeSector(b["colour"].removeprefix("TERRAIN_").lower(), _cells(b["cells"]), b["bees"])
             for b in garden["bee_sectors"]
         ],
-        hummingbirds={(t["x"], t["y"]): t["hummingbirds"] for t in garden["tiles"] if t["hummingbirds"]},
+        hummingbirds={
+            (t["x"], t["y"]): t["hummingbirds"] for t in garden["tiles"] if t["hummingbirds"]
+        },
         dwellers=[
             Dweller(d["card"], cell_id(d["x"], d["y"]), _cells(d["cells"]), d["turn"])
             for d in garden["dwellers"]
