@@ -13,10 +13,9 @@ or to its end, and scores the result from the seat's point of view.
   takes the one that leaves it best placed (:func:`value`), or with
   probability ``epsilon`` a random action. Uniformly random playouts spend
   most of a budget on placements no player would make.
-* Wide roots are pruned first: with more than ``width`` root actions, each is
-  looked at one ply ahead on one sample and only the ``width`` best are
-  searched (the seat's own immediate gain decides; what follows is then
-  searched properly).
+* Every root action is first looked at one ply ahead on one sample; with more
+  than ``width`` of them only the ``width`` best are searched (the seat's own
+  immediate gain decides; what follows is then searched properly).
 * The value of a state for a seat (:func:`value`) is its score minus the best
   other score (in a solo game: minus the AI's score when there is one),
   squashed by ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
@@ -28,7 +27,9 @@ or to its end, and scores the result from the seat's point of view.
   ``random.Random`` given, so a seeded search with a playout budget is
   deterministic.
 
-The choice is the root action with the most visits (ties: the best mean).
+The choice is the root action with the most visits; ties go to the best mean,
+then to the best value one ply ahead (so a search whose playouts see no
+difference plays like the greedy bot), then at random.
 """
 
 from __future__ import annotations
@@ -164,11 +165,10 @@ def search(
         raise ValueError(f"seat {seat} has no decision to make")
     if len(actions) == 1:
         return Result(0, {0: 0}, {0: 0.0})
-    candidates = list(range(len(actions)))
-    if len(actions) > settings.width:
-        first = one_ply(engine, root, seat, actions, rng, settings.scale)
-        candidates.sort(key=lambda i: (-first[i], i))
-        candidates = candidates[: settings.width]
+    first = one_ply(engine, root, seat, actions, rng, settings.scale)
+    jitter = [rng.random() for _ in actions]
+    candidates = sorted(range(len(actions)), key=lambda i: (-first[i], jitter[i]))
+    candidates = candidates[: settings.width]
     visits = dict.fromkeys(candidates, 0)
     totals = dict.fromkeys(candidates, 0.0)
     done = 0
@@ -184,7 +184,7 @@ def search(
         visits[index] += 1
         done += 1
     means = {i: totals[i] / visits[i] for i in candidates if visits[i]}
-    choice = max(candidates, key=lambda i: (visits[i], means.get(i, -2.0), -i))
+    choice = max(candidates, key=lambda i: (visits[i], means.get(i, -2.0), first[i], jitter[i]))
     return Result(choice, visits, means, done, (clock() - started) * 1000)
 
 

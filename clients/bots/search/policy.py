@@ -67,8 +67,8 @@ class SearchPolicy(Policy):
         super().__init__(rng)
         self.game = game
         self.budget = budget
-        self.settings = settings or Settings()
         self.builder = builder(game)
+        self.settings = settings or getattr(self.builder, "SETTINGS", None) or Settings()
         #: Previews feed the greedy fallback; games with a builder rarely need it.
         self.wants_preview = preview and self.builder is None
         self.fallback = GreedyPolicy(self.rng, preview=self.wants_preview)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clients.bots.search.ismcts import Settings
 from services.undertheleaves.rules import ENGINE, State
 from services.undertheleaves.rules.board import PlacedTile, cell_id
 from services.undertheleaves.rules.hidden import unseen_tiles
@@ -26,6 +27,11 @@ from services.undertheleaves.rules.state import (
     Garden,
     Options,
 )
+
+#: Search settings tuned on this game: a turn is two or three decisions, and the
+#: tile taken is worth what its best placement scores, so playouts place greedily
+#: (every placement looked at) and stop after the next two decisions.
+SETTINGS = Settings(depth=2, sample=64, epsilon=0.0)
 
 #: View phase name -> engine phase.
 PHASES = {f"PHASE_{p.upper()}": p for p in (TAKE_TILE, PLACE_TILE, PLACE_DWELLER, OVER)}
@@ -86,4 +92,4 @@ def build(view: dict[str, Any], seat: int) -> State:
     return state
 
 
-__all__ = ["ENGINE", "PHASES", "build"]
+__all__ = ["ENGINE", "PHASES", "SETTINGS", "build"]
