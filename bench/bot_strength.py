@@ -8,7 +8,7 @@ process over a local Redis (or ``REDIS_URL``) and runs ``roost tournament`` as a
 separate process for three duels at 2 players (search@<P>p vs greedy, greedy
 vs random, search@<P>p vs random; seats rotate), and, in games with a solo
 mode, solo runs of each bot. From the reports it writes, into the
-``bot-strength`` section of docs/BENCHMARKS.md: the first kind's share of the
+``bot-strength-<game>`` section of docs/BENCHMARKS.md (one per game): the first kind's share of the
 head-to-head games with its 95% Wilson interval (a draw counts half), mean
 scores, and OpenSkill ratings (the tournament's, over that duel's games).
 
@@ -171,6 +171,7 @@ def decision_times(game: str, players: int, playouts: int, positions: int = 40) 
 
 
 def section(
+    game: str,
     duels: list[dict[str, Any]],
     solos: list[dict[str, Any]],
     timing: dict[str, dict[str, float]],
@@ -179,7 +180,7 @@ def section(
 ) -> str:
     """The Markdown of the bot-strength section."""
     lines = [
-        "## Bot strength: search, greedy and random",
+        f"## Bot strength in {game}: search, greedy and random",
         "",
         f"`python -m bench.bot_strength {shlex.join(argv)}`".replace(" `", "`"),
         f"on {machine()}. Every game is played over gRPC by remote bots (seats rotate);",
@@ -241,12 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     games = [g for g in BUILDERS if args.only is None or g in args.only]
     url = os.environ.get("REDIS_URL")
     local = None if url else start_local_redis()
-    duels: list[dict[str, Any]] = []
-    solos: list[dict[str, Any]] = []
-    timing: dict[str, dict[str, float]] = {}
     try:
         redis_url = url or local.url  # type: ignore[union-attr]
         for game in games:
+            duels: list[dict[str, Any]] = []
+            solos: list[dict[str, Any]] = []
+            timing: dict[str, dict[str, float]] = {}
             timing[game] = decision_times(game, 2, args.playouts)
             with serve(game, redis_url) as address:
                 for first, second in ((search_kind, "greedy"), ("greedy", "random"),
@@ -273,14 +274,14 @@ def main(argv: list[str] | None = None) -> int:
                             }
                         )
                         print(json.dumps(solos[-1]), flush=True)
+            text = section(game, duels, solos, timing, args.playouts, raw)
+            if args.no_write:
+                print(text)
+            else:
+                write_section(f"bot-strength-{game}", text)
     finally:
         if local is not None:
             local.stop()
-    text = section(duels, solos, timing, args.playouts, raw)
-    if args.no_write:
-        print(text)
-    else:
-        write_section("bot-strength", text)
     return 0
 
 
