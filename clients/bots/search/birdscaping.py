@@ -22,9 +22,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from clients.bots.search.ismcts import Settings
 from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import FOODS, ID, N_CARDS, ROW_FROM_ENUM
 from services.birdscaping.rules.state import PHASE_ENUM, PLAY, STEP_ENUM, State
+
+#: Search settings tuned on this game: points come only when a card is played, a
+#: few decisions after the choices that lead to it, so playouts run sixteen
+#: decisions deep, each mover looking one ply ahead at eight of its actions.
+SETTINGS = Settings(depth=16, sample=8, epsilon=0.1)
 
 PHASES = {name: phase for phase, name in PHASE_ENUM.items()}
 STEPS = {name: step for step, name in STEP_ENUM.items()}
@@ -137,4 +143,4 @@ def _seen(s: State) -> set[int]:
     return seen
 
 
-__all__ = ["ENGINE", "build"]
+__all__ = ["ENGINE", "SETTINGS", "build"]
