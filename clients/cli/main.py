@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     queue.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
     queue.add_argument(
-        "--bots", nargs="?", const="random", default=None, choices=KINDS,
+        "--bots", nargs="?", const="random", default=None, choices=("random", "greedy"),
         help="let bots fill empty seats after a wait (default kind: random)",
     )  # fmt: skip
     queue.add_argument("--bot-wait", type=float, default=0.0, help="seconds before bots fill")
