@@ -1,7 +1,8 @@
 """Bot strength: search against greedy against random, over gRPC, with ratings.
 
-    python -m bench.bot_strength [--games N] [--playouts P] [--solo-games S]
-                                 [--only GAME ...] [--concurrency C] [--no-write]
+    python -m bench.bot_strength [--games N] [--baseline-games B] [--playouts P]
+                                 [--solo-games S] [--only GAME ...] [--concurrency C]
+                                 [--no-write]
 
 For each game with a search observation builder it serves the game as its own
 process over a local Redis (or ``REDIS_URL``) and runs ``roost tournament`` as a
@@ -230,7 +231,10 @@ def section(
 def main(argv: list[str] | None = None) -> int:
     """Run the duels and write the section."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=60, help="games per duel")
+    parser.add_argument("--games", type=int, default=60, help="games per duel with search")
+    parser.add_argument(
+        "--baseline-games", type=int, default=200, help="games of greedy vs random (cheap)"
+    )
     parser.add_argument("--playouts", type=int, default=64, help="search playouts per decision")
     parser.add_argument("--solo-games", type=int, default=20, help="solo games per bot (0: none)")
     parser.add_argument("--concurrency", type=int, default=2)
@@ -250,10 +254,13 @@ def main(argv: list[str] | None = None) -> int:
             timing: dict[str, dict[str, float]] = {}
             timing[game] = decision_times(game, 2, args.playouts)
             with serve(game, redis_url) as address:
-                for first, second in ((search_kind, "greedy"), ("greedy", "random"),
-                                      (search_kind, "random")):  # fmt: skip
+                for first, second, count in (
+                    (search_kind, "greedy", args.games),
+                    ("greedy", "random", args.baseline_games),
+                    (search_kind, "random", args.games),
+                ):
                     report = tournament(
-                        game, address, 2, args.games, f"{first},{second}", args.concurrency, 1
+                        game, address, 2, count, f"{first},{second}", args.concurrency, 1
                     )
                     duels.append(duel(report, first, second))
                     print(json.dumps(duels[-1]), flush=True)
