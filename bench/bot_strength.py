@@ -218,7 +218,13 @@ def section(
                 f"| {s['wins']} ({s['wins'] / max(s['games'], 1):.0%}) [{low:.0%}, {high:.0%}] "
                 f"| {s['mean_score']:.1f} |"
             )
-    lines += ["", f"Time per decision of `search@{playouts}p`, in process, on this machine:", ""]
+    load = os.getloadavg()[0]
+    lines += [
+        "",
+        f"Time per decision of `search@{playouts}p`, in process, on this machine "
+        f"(load average {load:.1f} on {os.cpu_count()} CPUs when the section was written):",
+        "",
+    ]
     lines += [
         f"- {game}: mean {t['mean']:.0f} ms, p95 {t['p95']:.0f} ms" for game, t in timing.items()
     ]
