@@ -168,6 +168,7 @@ def decision_times(game: str, players: int, playouts: int, positions: int = 40) 
     return {
         "mean": statistics.fmean(times),
         "p95": times[min(len(times) - 1, int(0.95 * len(times)))],
+        "load": os.getloadavg()[0],
     }
 
 
@@ -218,15 +219,11 @@ def section(
                 f"| {s['wins']} ({s['wins'] / max(s['games'], 1):.0%}) [{low:.0%}, {high:.0%}] "
                 f"| {s['mean_score']:.1f} |"
             )
-    load = os.getloadavg()[0]
+    lines += ["", f"Time per decision of `search@{playouts}p`, in process, on this machine:", ""]
     lines += [
-        "",
-        f"Time per decision of `search@{playouts}p`, in process, on this machine "
-        f"(load average {load:.1f} on {os.cpu_count()} CPUs when the section was written):",
-        "",
-    ]
-    lines += [
-        f"- {game}: mean {t['mean']:.0f} ms, p95 {t['p95']:.0f} ms" for game, t in timing.items()
+        f"- {game}: mean {t['mean']:.0f} ms, p95 {t['p95']:.0f} ms (load average "
+        f"{t['load']:.1f} on {os.cpu_count()} CPUs, shared with other work)"
+        for game, t in timing.items()
     ]
     lines += ["", "The client commands (each against the game's own service):", ""]
     lines += [f"- `{c}`" for c in dict.fromkeys(d["command"] for d in duels)]
