@@ -14,8 +14,8 @@ import sys
 
 
 def main() -> int:
-    """Run the engine, service, breakdown, tournament, Watch, reliability and
-    browser-port benchmarks in turn."""
+    """Run the engine, service, breakdown, tournament, bot strength, Watch,
+    reliability and browser-port benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
@@ -25,6 +25,7 @@ def main() -> int:
         ["bench.service_apply", "--seconds", seconds],
         ["bench.apply_breakdown", *(["--count", "10"] if args.quick else [])],
         ["bench.tournament", *(["--games", "8"] if args.quick else [])],
+        ["bench.bot_strength", *(["--games", "4", "--solo-games", "2"] if args.quick else [])],
         ["bench.watch_scale", *(["--streams", "1000"] if args.quick else [])],
         ["bench.reliability", *(["--races", "20", "--retries", "20"] if args.quick else [])],
         ["bench.browser_port", "--seconds", seconds, *(["--rounds", "1"] if args.quick else [])],

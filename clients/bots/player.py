@@ -16,7 +16,8 @@ service, a store outage) is resumed from the last version seen, with backoff,
 for up to ``ROOST_BOT_RETRY_SECONDS`` (default 600) without an answer; unary
 calls are retried the same way (Apply with the same request id). A bot whose
 game is finished, gone (NOT_FOUND: expired or abandoned) or whose stream ended
-stops by itself.
+stops by itself. A policy that reads the view (``wants_view``, the search bot)
+gets it by GetState when a decision starts and from each Apply reply after.
 """
 
 from __future__ import annotations
@@ -153,15 +154,23 @@ class SeatBot:
         """Decide while asked; None when a stale version calls for a fresh look."""
         version, actions = offered if offered is not None else await self._legal()
         self.known_version = max(self.known_version, version)
+        view = None
+        if actions and self.policy.wants_view:
+            # In a simultaneous phase the game may have moved on by other seats'
+            # decisions: the view is then newer than the actions, which is fine
+            # for the seat's own pending decision (a policy checks what it builds
+            # from the view against the actions).
+            state = await self._call("GetState", self.m.GetStateRequest(game_id=self.game_id))
+            view = state.view
         while actions:
             before = await self._own_score() if self.policy.wants_feedback else 0
-            choice = self.policy.choose(actions)
+            choice = self.policy.choose(actions, view)
             request = self.m.ApplyRequest(
                 game_id=self.game_id,
                 expected_version=version,
                 request_id=f"bot-{self.seat}-{version}",
                 action_id=choice,
-                omit_view=True,
+                omit_view=not self.policy.wants_view,
                 with_score_preview=self.policy.wants_preview,
             )
             try:
@@ -180,6 +189,7 @@ class SeatBot:
             if reply.status == FINISHED:
                 return False
             version, actions = reply.version, list(reply.next_actions)
+            view = reply.view if self.policy.wants_view else None
         return True
 
     async def run(self) -> SeatResult:

@@ -1,4 +1,11 @@
-"""How bots choose among legal actions.
+"""How bots choose among legal actions: the policy interface and the built-in policies.
+
+A policy (:class:`Policy`) is given, at each decision of its seat, the seat's
+legal actions (``LegalAction`` messages, in the server's order) and, when it
+asks for it (``wants_view``), the seat's ``View``; it returns the index of its
+choice. See docs/BOTS.md.
+
+Built-in kinds:
 
 * ``random``: uniform among the legal actions.
 * ``greedy``: one-ply lookahead on the score. When the game's Legal offers a
@@ -11,32 +18,59 @@
   its own score measured with Score before and after its past decisions, and
   picks the kind with the best mean (each unseen kind is tried first; ties at
   random). That is weak, and documented as such.
+* ``search``: determinized Monte Carlo search with the game's rules engine as
+  the forward model (:mod:`clients.bots.search`), ``search@<N>ms`` or
+  ``search@<N>p`` for a budget per decision in milliseconds or playouts
+  (default :data:`DEFAULT_SEARCH_MS` ms). Games without an observation
+  builder play greedy.
+
+Any other kind is an import path, ``package.module:ClassName``: a
+:class:`Policy` subclass (or any class with the same attributes and
+``choose``), built with no arguments.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-KINDS = ("random", "greedy")
+KINDS = ("random", "greedy", "search")
+#: The search bot's default budget per decision.
+DEFAULT_SEARCH_MS = 200.0
+_SEARCH = re.compile(r"search(?:@(\d+)(ms|p))?")
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
 
 class Policy:
-    """Base policy: uniform choice."""
+    """The policy interface (and the uniform choice).
+
+    The bot calls :meth:`choose` once per decision of its seat. One policy
+    object may serve several seats and games at once (a bot process shares one
+    per game and kind), so a policy keeps no per-game state unless it keys it
+    by the view.
+    """
 
     name = "random"
-    #: Ask Legal for score previews.
+    #: Ask Legal for score previews (``LegalAction.score_after``).
     wants_preview = False
     #: Measure the seat's score before and after each decision (for :meth:`learn`).
     wants_feedback = False
+    #: Pass the seat's ``View`` message to :meth:`choose` (else ``None``).
+    wants_view = False
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
 
-    def choose(self, actions: Sequence[Any]) -> int:
-        """Index of the chosen action among ``actions`` (LegalAction messages)."""
+    def choose(self, actions: Sequence[Any], view: Any = None) -> int:
+        """Index of the chosen action among ``actions`` (LegalAction messages).
+
+        ``view`` is the seat's ``View`` message at the version the actions
+        belong to when :attr:`wants_view` is set, else ``None``.
+        """
         return self.rng.randrange(len(actions))
 
     def learn(self, action: Any, delta: int) -> None:
@@ -59,7 +93,7 @@ class GreedyPolicy(Policy):
         self.totals: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
 
-    def choose(self, actions: Sequence[Any]) -> int:
+    def choose(self, actions: Sequence[Any], view: Any = None) -> int:
         """See the module docstring."""
         if self.wants_preview:
             best = max(a.score_after for a in actions)
@@ -78,10 +112,39 @@ class GreedyPolicy(Policy):
         self.counts[action.ref.kind] += 1
 
 
-def make(kind: str, preview: bool, rng: random.Random | None = None) -> Policy:
-    """A policy by name; ``preview`` says whether the game's Legal offers score previews."""
+def is_kind(kind: str) -> bool:
+    """True for a built-in kind (``search@200ms`` included) or an import path."""
+    return kind in KINDS or bool(_SEARCH.fullmatch(kind) or _IMPORT_PATH.fullmatch(kind))
+
+
+def make(kind: str, preview: bool, rng: random.Random | None = None, game: str = "") -> Policy:
+    """A policy by kind (see the module docstring); ``preview`` says whether the
+    game's Legal offers score previews, ``game`` names the game (for search)."""
     if kind == "random":
         return RandomPolicy(rng)
     if kind == "greedy":
         return GreedyPolicy(rng, preview=preview)
-    raise ValueError(f"unknown bot kind {kind!r} (known: {', '.join(KINDS)})")
+    searching = _SEARCH.fullmatch(kind)
+    if searching:
+        from clients.bots.search.policy import SearchPolicy, budget_of
+
+        return SearchPolicy(game, budget_of(searching.group(1), searching.group(2)), rng, preview)
+    if _IMPORT_PATH.fullmatch(kind):
+        return load(kind)
+    raise ValueError(
+        f"unknown bot kind {kind!r} (known: {', '.join(KINDS)}, search@<N>ms, search@<N>p, "
+        "or package.module:ClassName)"
+    )
+
+
+def load(path: str) -> Policy:
+    """The policy class at ``package.module:ClassName``, built with no arguments."""
+    module_name, _, class_name = path.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot load policy {path!r}: {error}") from error
+    policy = cls()
+    if not callable(getattr(policy, "choose", None)):
+        raise ValueError(f"{path} has no choose(actions, view) method")
+    return policy

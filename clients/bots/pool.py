@@ -66,7 +66,7 @@ class BotPool:
         if key not in self._policies:
             messages = registry.game(game).messages()
             self._policies[key] = policies.make(
-                kind, supports_preview(messages), random.Random(self.rng.random())
+                kind, supports_preview(messages), random.Random(self.rng.random()), game
             )
         return self._policies[key]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -783,6 +784,8 @@ def cmd_bots(args: Namespace, console: Console) -> int:
             f"no remembered seats for game {game_id} (create it with `roost new`)", Exit.AUTH
         )
     seats = _bot_seats(game_id, session, wanted)
+    if getattr(args, "policy", None):
+        seats = [dataclasses.replace(seat, kind=args.policy) for seat in seats]
     if action == "start":
         running = _bot_pid(session)
         if running:

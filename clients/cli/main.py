@@ -15,7 +15,7 @@ import grpc
 from rich.console import Console
 
 from clients import registry
-from clients.bots.policies import KINDS
+from clients.bots.policies import KINDS, is_kind
 from clients.rpc import CliError, Exit, explain
 
 EXIT_CODES = """exit codes:
@@ -95,19 +95,33 @@ def _positive(text: str) -> int:
 def bot_spec(text: str) -> tuple[int, str]:
     """SEAT=KIND."""
     seat, sep, kind = text.partition("=")
-    if not sep or not seat.strip().isdigit() or kind not in KINDS:
+    if not sep or not seat.strip().isdigit() or not is_kind(kind):
         raise argparse.ArgumentTypeError(
-            f"expected SEAT=KIND with KIND one of {', '.join(KINDS)}, got {text!r}"
+            f"expected SEAT=KIND with KIND one of {', '.join(KINDS)}, search@<N>ms, "
+            f"search@<N>p or package.module:ClassName, got {text!r}"
         )
     return int(seat), kind
 
 
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    unknown = [k for k in kinds if k not in KINDS]
+    unknown = [k for k in kinds if not is_kind(k)]
     if not kinds or unknown:
-        raise argparse.ArgumentTypeError(f"bot kinds are {', '.join(KINDS)}; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"bot kinds are {', '.join(KINDS)}, search@<N>ms, search@<N>p or "
+            f"package.module:ClassName; got {text!r}"
+        )
     return kinds
+
+
+def _kind(text: str) -> str:
+    """One bot kind or policy import path."""
+    if not is_kind(text):
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(KINDS)}, search@<N>ms, search@<N>p or "
+            f"package.module:ClassName; got {text!r}"
+        )
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -229,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     queue.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
     queue.add_argument(
-        "--bots", nargs="?", const="random", default=None, choices=KINDS,
+        "--bots", nargs="?", const="random", default=None, choices=("random", "greedy"),
         help="let bots fill empty seats after a wait (default kind: random)",
     )  # fmt: skip
     queue.add_argument("--bot-wait", type=float, default=0.0, help="seconds before bots fill")
@@ -260,6 +274,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bots.add_argument("words", nargs="+", metavar="ACTION_OR_GAME_ID", help="see above")
     bots.add_argument("--json", action="store_true", help="list/start: print JSON")
+    bots.add_argument(
+        "--policy",
+        type=_kind,
+        metavar="KIND",
+        help="play every seat with this kind or policy, e.g. search@200ms or pkg.module:Class",
+    )
     bots.set_defaults(run="bots")
 
     tour = command(
@@ -274,7 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=_positive, default=10, help="games to play (K)")
     tour.add_argument("--concurrency", type=_positive, default=4, help="games at once (C)")
     tour.add_argument(
-        "--bots", type=_kinds, default=("random",), help="bot kinds in rotation, e.g. random,greedy"
+        "--bots",
+        type=_kinds,
+        default=("random",),
+        help="bot kinds or policies (pkg.module:Class) in rotation, e.g. random,greedy,search",
     )
     tour.add_argument("--via-matchmaker", action="store_true", help="seat bots through tickets")
     tour.add_argument("--target", help="game service address host:port")

@@ -137,19 +137,77 @@ def _readme() -> str:
     return (ROOT / "README.md").read_text()
 
 
-def test_clients_never_import_services() -> None:
-    """The clients import generated code and themselves, never ``services``
-    (README, Layout): the registry they read is the generated one."""
-    offenders = []
+#: What a client may import from ``services``: a game's pure rules package (the
+#: forward model of search bots) and the pure engine contract it is built on.
+CLIENT_IMPORTABLE = re.compile(r"services\.(core\.engine|[a-z]+\.rules)(\.[a-z_]+)*")
+
+
+def _client_imports() -> list[tuple[str, str]]:
+    """(file, module) for every absolute import of ``services`` in ``clients/``."""
+    found = []
     for path in sorted((ROOT / "clients").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 modules = [node.module]
+                if node.module in ("services", "services.core"):
+                    modules = [f"{node.module}.{alias.name}" for alias in node.names]
             else:
                 continue
-            offenders += [
-                f"{path.relative_to(ROOT)}: {m}" for m in modules if m.split(".")[0] == "services"
+            found += [
+                (str(path.relative_to(ROOT)), m) for m in modules if m.split(".")[0] == "services"
             ]
+    return found
+
+
+def test_clients_import_only_the_pure_rules_from_services() -> None:
+    """The clients import generated code and themselves; from ``services`` only a
+    game's rules package (``services.<game>.rules``) and the engine contract
+    (``services.core.engine``), never the platform (store, servers) nor a game's
+    service adapter (README, Layout)."""
+    offenders = [
+        f"{path}: {m}" for path, m in _client_imports() if not CLIENT_IMPORTABLE.fullmatch(m)
+    ]
     assert offenders == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["services.core.store", "services.core", "services.undertheleaves.service", "services"],
+)
+def test_the_client_import_rule_refuses_the_platform(module: str) -> None:
+    """The rule above is not vacuous: the platform and the service adapters fail it."""
+    assert not CLIENT_IMPORTABLE.fullmatch(module)
+    assert CLIENT_IMPORTABLE.fullmatch("services.wingspan.rules.engine")
+
+
+def test_the_rules_packages_load_no_platform() -> None:
+    """Importing every rules package (what a search bot imports) loads nothing of
+    the platform: no gRPC, no Redis, no ``services.core`` module but the engine
+    contract, no service adapter. Checked in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from roost import games\n"
+        "import importlib\n"
+        "for g in games.GAMES:\n"
+        "    importlib.import_module(f'services.{g.name}.rules')\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT
+    ).stdout.split()
+    packages = re.compile(r"services(\.core|\.[a-z]+)?")  # their __init__: docstrings only
+    platform = [
+        m
+        for m in loaded
+        if m.split(".")[0] in ("grpc", "redis", "google")
+        or (
+            (m.startswith("services") and not CLIENT_IMPORTABLE.fullmatch(m))
+            and not packages.fullmatch(m)
+        )
+    ]
+    assert platform == []

@@ -1,0 +1,102 @@
+"""The search policy: view -> engine state -> determinized search -> a legal index.
+
+For each decision: the seat's View is read into plain values, the game's
+builder makes an engine state that shows exactly that view, and the engine's
+legal actions for the seat there are checked against the server's (same
+length, and each the same kind and arguments, in order). When they agree, the
+search (:mod:`.ismcts`) chooses; its index is an index into the server's list
+too. When they do not (a builder out of date with the rules), or the game has
+no builder, the decision is greedy (the score previews, else random) and a
+warning is logged once per game kind.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from clients.bots.policies import DEFAULT_SEARCH_MS, GreedyPolicy, Policy
+from clients.bots.search import builder
+from clients.bots.search.ismcts import Budget, Result, Settings, search
+from clients.bots.search.protoview import action_values, to_values
+
+log = logging.getLogger("roost.bots.search")
+
+
+def budget_of(amount: str | None, unit: str | None) -> Budget:
+    """The budget of a ``search@<amount><unit>`` kind (``ms`` or ``p``); default ms."""
+    if amount is None:
+        return Budget(ms=DEFAULT_SEARCH_MS)
+    if unit == "p":
+        return Budget(playouts=max(int(amount), 1))
+    return Budget(ms=max(float(amount), 1.0))
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def same_actions(engine_actions: Sequence[Any], server_actions: Sequence[Any]) -> bool:
+    """True when the engine's legal list equals the server's: same length and,
+    in order, the same kind and arguments (labels are not compared)."""
+    if len(engine_actions) != len(server_actions):
+        return False
+    for mine, theirs in zip(engine_actions, server_actions, strict=True):
+        kind, args = action_values(theirs.action)
+        if kind != mine.kind or args != {k: _plain(v) for k, v in mine.args}:
+            return False
+    return True
+
+
+class SearchPolicy(Policy):
+    """Determinized search from the seat's view (see the module docstring)."""
+
+    name = "search"
+    wants_view = True
+
+    def __init__(
+        self,
+        game: str,
+        budget: Budget,
+        rng: random.Random | None = None,
+        preview: bool = True,
+        settings: Settings | None = None,
+    ) -> None:
+        super().__init__(rng)
+        self.game = game
+        self.budget = budget
+        self.builder = builder(game)
+        self.settings = settings or getattr(self.builder, "SETTINGS", None) or Settings()
+        #: Previews feed the greedy fallback; games with a builder rarely need it.
+        self.wants_preview = preview and self.builder is None
+        self.fallback = GreedyPolicy(self.rng, preview=self.wants_preview)
+        self.fallbacks = 0
+        self.last: Result | None = None
+
+    def choose(self, actions: Sequence[Any], view: Any = None) -> int:
+        """See the module docstring."""
+        if len(actions) == 1:
+            return 0
+        if self.builder is None or view is None:
+            return self._fall_back(actions, "no observation builder for this game")
+        values = to_values(view)
+        seat = values["viewer"]
+        try:
+            state = self.builder.build(values, seat)
+        except (KeyError, ValueError, StopIteration, IndexError) as error:
+            return self._fall_back(actions, f"the view could not be rebuilt: {error!r}")
+        engine = self.builder.ENGINE
+        if not same_actions(engine.legal(state, seat), actions):
+            return self._fall_back(actions, "the rebuilt state's legal actions differ")
+        self.last = search(engine, state, seat, self.budget, self.rng, self.settings)
+        return self.last.choice
+
+    def _fall_back(self, actions: Sequence[Any], why: str) -> int:
+        if not self.fallbacks:
+            log.warning("search bot for %s plays greedy: %s", self.game or "?", why)
+        self.fallbacks += 1
+        if not self.wants_preview and any(a.score_after for a in actions):
+            return GreedyPolicy(self.rng, preview=True).choose(actions)
+        return self.fallback.choose(actions)
