@@ -82,7 +82,7 @@ class SearchPolicy(Policy):
         if self.builder is None or view is None:
             return self._fall_back(actions, "no observation builder for this game")
         values = to_values(view)
-        seat = values["viewer"]
+        seat = values["viewer_seat"]
         try:
             state = self.builder.build(values, seat)
         except (KeyError, ValueError, StopIteration, IndexError) as error:
