@@ -69,7 +69,7 @@ def ap_turn(s: State, t: ChooseTurn, a) -> None:
     seat = t.seat
     stack = s.stack
     stack.pop()
-    s.cubes[seat] -= 1
+    s.cubes_left[seat] -= 1
     args = a.args
     if a.kind == "play_bird":
         start_play(s, seat, args[0][1], HAB_IDX[args[1][1]])
@@ -82,7 +82,7 @@ def ap_turn(s: State, t: ChooseTurn, a) -> None:
     # The main step: ``amt`` dice / eggs / cards (the records' other fields
     # keep their defaults; passed by position, this is the hottest call site).
     if h == FOREST:
-        s.rodent = 0
+        s.rodent_taken = 0
         stack.append(pink_trigger(seat, TRIG_FOOD))
         stack.append(TakeDie(seat, amt, 0))  # by_power=0: the gain-food action
     elif h == GRASSLAND:
@@ -125,12 +125,12 @@ def ap_bonus(s: State, t: BonusSpace, a) -> None:
     v = a.args[0][1]
     if kind == "discard_card":
         s.hands[seat].remove(v)
-        s.discard.append(v)
+        s.bird_discard.append(v)
     elif kind == "discard_food":
         s.food[seat][FOOD_IDX[v]] -= 1
     else:
         s.eggs[v] -= 1
-        s.neggs[seat] -= 1
+        s.eggs_by_seat[seat] -= 1
     stack[-1].remaining += 1  # the row's main step, under the bonus space
 
 
@@ -193,13 +193,13 @@ def ap_take_die(s: State, t: TakeDie, a) -> None:
     take_die(s, face)
     seat = t.seat
     if args[2][1]:
-        s.cache[t.cache_bird] += 1
+        s.cached_food[t.cache_bird] += 1
     else:
         s.food[seat][food] += 1
     if not t.by_power and food == RODENT:
-        s.rodent = 1
+        s.rodent_taken = 1
     if t.pink_bird >= 0:
-        s.pused[t.pink_bird] = 1
+        s.pink_used[t.pink_bird] = 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -234,10 +234,10 @@ def ap_lay_egg(s: State, t: LayEgg, a) -> None:
         return
     b = a.args[0][1]
     s.eggs[b] += 1
-    s.neggs[t.seat] += 1
-    s.last_egg = b
+    s.eggs_by_seat[t.seat] += 1
+    s.last_egg_bird = b
     if t.pink_bird >= 0:
-        s.pused[t.pink_bird] = 1
+        s.pink_used[t.pink_bird] = 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -246,7 +246,7 @@ def ap_lay_egg(s: State, t: LayEgg, a) -> None:
 def lg_draw(s: State, t: Draw) -> list:
     """Summary 湿地アクション: a tray card or the top of the deck."""
     acts = [DRAW_TRAY[b] for b in s.tray]
-    if s.deck or s.discard:
+    if s.bird_deck or s.bird_discard:
         acts.append(DRAW_DECK)
     return acts
 
@@ -288,7 +288,7 @@ def ap_pay_egg(s: State, t: PayEgg, a) -> None:
     """Summary 手札の鳥カードをプレイする: one egg of the egg cost is removed."""
     b = a.args[0][1]
     s.eggs[b] -= 1
-    s.neggs[t.seat] -= 1
+    s.eggs_by_seat[t.seat] -= 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -305,4 +305,4 @@ def ap_discard_eot(s: State, t: DiscardEndOfTurn, a) -> None:
     s.stack.pop()
     c = a.args[0][1]
     s.hands[t.seat].remove(c)
-    s.discard.append(c)
+    s.bird_discard.append(c)

@@ -44,7 +44,7 @@ def pred_dice(s: State, seat: int, b: int) -> None:
         if below(6) == f:
             hit = True
     if hit:
-        s.cache[b] += 1
+        s.cached_food[b] += 1
         s.stack.append(pink_trigger(seat, TRIG_PRED))
 
 
@@ -58,7 +58,7 @@ def pred_look(s: State, seat: int, b: int) -> None:
         s.tucked[b] += 1
         s.stack.append(pink_trigger(seat, TRIG_PRED))
     else:
-        s.discard.append(c)
+        s.bird_discard.append(c)
 
 
 # ---------------------------------------------------------- board conditions
@@ -66,7 +66,7 @@ def fewest(s: State, seat: int, b: int) -> None:
     """Summary 起動時: the players with the fewest birds in the habitat gain a die or a card (data:
     ``fewest_birds_in_habitat_reward``)."""
     h, reward = PARAMS[b]
-    n = s.n
+    n = s.players
     counts = [len(s.rows[p][h]) for p in range(n)]
     low = min(counts)
     order = [(seat + k) % n for k in range(n)]
@@ -170,7 +170,7 @@ def pink_food(s: State, p: int, b: int) -> None:
 
     Summary 次の手番までに1回."""
     s.food[p][PARAMS[b][3]] += 1
-    s.pused[b] = 1
+    s.pink_used[b] = 1
 
 
 def pink_rodent(s: State, p: int, b: int, param: int) -> Activate:
@@ -182,8 +182,8 @@ def pink_cache(s: State, p: int, b: int) -> None:
     """Loggerhead Shrike, once accepted.
 
     Summary 次の手番までに1回."""
-    s.cache[b] += 1
-    s.pused[b] = 1
+    s.cached_food[b] += 1
+    s.pink_used[b] = 1
 
 
 def pink_predator(s: State, p: int, b: int, param: int) -> TakeDie:

@@ -59,12 +59,12 @@ def all_lay_nest(s: State, seat: int, b: int) -> None:
 
     Summary 起動時 (rules choice 7)."""
     nest = PARAMS[b][0]
-    n = s.n
+    n = s.players
     st = s.stack
     for k in range(n - 1, 0, -1):
         st.append(LayEgg((seat + k) % n, remaining=1, nest=nest))
     st.append(ExtraEgg(seat, nest))
-    s.last_egg = -1
+    s.last_egg_bird = -1
     st.append(LayEgg(seat, remaining=1, nest=nest))
 
 
@@ -78,14 +78,14 @@ def draw_eot(s: State, seat: int, b: int) -> None:
     """Summary 起動時: draw, then discard at the end of the turn (rules choice 11)."""
     if not (s.tray or can_draw(s)):
         return
-    s.eot += 1
+    s.eot_discards += 1
     s.stack.append(Draw(seat, remaining=PARAMS[b][0]))
 
 
 def all_draw_deck(s: State, seat: int, b: int) -> None:
     """Summary 起動時: every player draws the top card of the deck, clockwise from the active
     player."""
-    n = s.n
+    n = s.players
     for k in range(n):
         c = draw_top(s)
         if c < 0:
@@ -96,7 +96,7 @@ def all_draw_deck(s: State, seat: int, b: int) -> None:
 def draft(s: State, seat: int, b: int) -> None:
     """Summary プレイ時: deal one card more than the players; each picks one in turn, the user takes
     the last."""
-    n = s.n
+    n = s.players
     cards = []
     for _ in range(n + 1):
         c = draw_top(s)
@@ -130,22 +130,22 @@ def bonus_draw(s: State, seat: int, b: int) -> None:
         k = draw_bonus(s)
         if k >= 0:
             offer.append(k)
-    s.boffer = offer
+    s.bonus_offer = offer
     s.stack.append(KeepBonus(seat))
 
 
 def lg_keep_bonus(s: State, t: KeepBonus) -> list:
     """Summary プレイ時: the bonus cards offered."""
-    return [KEEP_BONUS[k] for k in s.boffer]
+    return [KEEP_BONUS[k] for k in s.bonus_offer]
 
 
 def ap_keep_bonus(s: State, t: KeepBonus, a) -> None:
     """Summary プレイ時: keep one bonus card, discard the others."""
     s.stack.pop()
     k = a.args[0][1]
-    s.bonus[t.seat].append(k)
-    s.bdiscard.extend(x for x in s.boffer if x != k)
-    s.boffer = []
+    s.bonus_cards[t.seat].append(k)
+    s.bonus_discard.extend(x for x in s.bonus_offer if x != k)
+    s.bonus_offer = []
 
 
 def draw_all_tray(s: State, seat: int, b: int) -> None:
@@ -179,7 +179,7 @@ def ap_egg_cost(s: State, t: EggCost, a) -> None:
     seat, b = t.seat, t.bird
     x = a.args[0][1]
     s.eggs[x] -= 1
-    s.neggs[seat] -= 1
+    s.eggs_by_seat[seat] -= 1
     _, reward, count = PARAMS[b]
     if reward == RW_WILD:
         s.stack.append(ChooseFood(seat, remaining=count, food_mask=ANY_FOOD))
@@ -233,7 +233,7 @@ def ap_tuck(s: State, t: Tuck, a) -> None:
     s.hands[seat].remove(a.args[0][1])
     s.tucked[b] += 1
     if t.by_pink:  # Horned Lark (pink): the tuck is the whole power
-        s.pused[b] = 1
+        s.pink_used[b] = 1
         return
     reward, mask = PARAMS[b]
     if reward == RW_DRAW:

@@ -132,7 +132,7 @@ def each_player_die(s: State, seat: int, b: int) -> None:
 
 def lg_choose_player(s: State, t: ChoosePlayer) -> list:
     """Summary 起動時: which player starts taking dice."""
-    acts = list(CHOOSE_PLAYER[: s.n])
+    acts = list(CHOOSE_PLAYER[: s.players])
     acts.append(DECLINE)
     return acts
 
@@ -143,14 +143,14 @@ def ap_choose_player(s: State, t: ChoosePlayer, a) -> None:
     if a.kind == "decline":
         return
     start = a.args[0][1]
-    n = s.n
+    n = s.players
     for k in range(n - 1, -1, -1):
         s.stack.append(_die_task((start + k) % n))
 
 
 def cache_supply(s: State, seat: int, b: int) -> None:
     """Summary 能力: cache food from the supply on this bird (data: ``cache_food_supply``)."""
-    s.cache[b] += PARAMS[b][1]
+    s.cached_food[b] += PARAMS[b][1]
 
 
 def trade(s: State, seat: int, b: int) -> None:
