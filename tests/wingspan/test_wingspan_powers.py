@@ -293,7 +293,7 @@ def test_every_bird_has_an_implemented_and_tested_power():
 def test_gain_food_supply(name):
     b = _b(name)
     s = _state(name)
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     if COLOR[b] == BROWN:
         put(s, 0, b)
         activate(s, 0, b)
@@ -309,7 +309,7 @@ def test_gain_food_supply(name):
 def test_all_players_gain_food_supply(name):
     b = _b(name)
     s = _state(name, n=3)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     put(s, 0, b)
     activate(s, 0, b)
     assert kinds(s) == ["use_power", "decline"]
@@ -325,7 +325,7 @@ def test_all_players_gain_food_supply(name):
 def test_gain_food_feeder(name):
     b = _b(name)
     s = _state(name)
-    mask, may_cache = PARAMS[b]
+    mask, may_cache = PARAMS[b].food_mask, PARAMS[b].may_cache
     foods = [f for f in range(5) if mask >> f & 1]
     # one die of each wanted food plus a non-matching fish (or fruit) die
     other = 2 if 2 not in foods else 3
@@ -359,7 +359,7 @@ def test_gain_food_feeder(name):
 def test_gain_all_of_type_feeder(name):
     b = _b(name)
     s = _state(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     # fish, fish, inv/seed, rodent, invertebrate
     s.feeder = [2, 2, 5, 4, 0]
     play(s, 0, b)
@@ -377,7 +377,7 @@ def test_gain_all_of_type_feeder_may_reroll(name, feeder):
     dice are then taken from the rerolled feeder."""
     b = _b(name)
     s = _state(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     s.feeder = list(feeder)
     play(s, 0, b)
     assert kinds(s, 0) == ["use_power", "reroll_feeder"]
@@ -400,7 +400,7 @@ def test_gain_all_of_type_feeder_without_reroll(name):
     """Keeping the alike dice: all of them are taken when they are the food
     (and the emptied feeder is rolled at once), none when they are not."""
     b = _b(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     for feeder, got in (([f, f], 2), ([3, 3], 0)):
         s = _state(name)
         s.feeder = list(feeder)
@@ -472,7 +472,7 @@ def test_lay_egg(name):
     b = _b(name)
     s = _state(name)
     put(s, 0, b)
-    if PARAMS[b][0]:  # on this bird
+    if PARAMS[b].on_this_bird:  # on this bird
         activate(s, 0, b)
         assert s.eggs[b] == 1 and at_turn(s, 0)
         s.eggs[b] = LIMIT[b]
@@ -490,7 +490,7 @@ def test_lay_egg(name):
 def test_lay_egg_each_nest_type(name):
     b = _b(name)
     s = _state(name)
-    nest = PARAMS[b][0]
+    nest = PARAMS[b].nest
     hb = HABS[b][0]
     away = [x for x in range(170) if hb not in HABS[x] and LIMIT[x] > 1]
     same = next(x for x in away if NEST[x] == nest)
@@ -508,7 +508,7 @@ def test_lay_egg_each_nest_type(name):
 def test_all_players_lay_egg_nest_type(name):
     b = _b(name)
     s = _state(name)
-    nest = PARAMS[b][0]
+    nest = PARAMS[b].nest
     ok = cards.NEST_OK[nest]
     nests = [x for x in range(170) if ok[x] and LIMIT[x] > 1 and x != b]
     a1, a2, o1 = nests[0], nests[1], nests[2]
@@ -535,7 +535,7 @@ def test_all_players_lay_egg_nest_type(name):
 def test_draw_cards(name):
     b = _b(name)
     s = _state(name)
-    count = PARAMS[b][0]
+    count = PARAMS[b].count
     if COLOR[b] == BROWN:
         put(s, 0, b)
         activate(s, 0, b)
@@ -552,7 +552,7 @@ def test_draw_cards(name):
 def test_draw_cards_discard_end_of_turn(name):
     b = _b(name)
     s = _state(name)
-    count = PARAMS[b][0]
+    count = PARAMS[b].count
     put(s, 0, b)
     activate(s, 0, b)
     pick(s, "use_power")
@@ -623,7 +623,7 @@ def test_draw_all_tray(name):
 def test_discard_egg_for_reward(name):
     b = _b(name)
     s = _state(name)
-    other_only, reward, count = PARAMS[b]
+    other_only, reward, count = PARAMS[b].others_only, PARAMS[b].reward, PARAMS[b].count
     put(s, 0, b, eggs=1)
     other = put(s, 0, "Mallard", "wetland" if HABS[b][0] != 2 else "forest", eggs=1)
     if HABS[b][0] == 2:
@@ -651,7 +651,7 @@ def test_discard_egg_for_reward(name):
 def test_discard_food_tuck_from_deck(name):
     b = _b(name)
     s = _state(name)
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     put(s, 0, b)
     activate(s, 0, b)
     assert at_turn(s, 0)  # no such food: nothing to ask
@@ -666,7 +666,7 @@ def test_discard_food_tuck_from_deck(name):
 def test_tuck_from_hand_then(name):
     b = _b(name)
     s = _state(name, **{})
-    reward, mask = PARAMS[b]
+    reward, mask = PARAMS[b].reward, PARAMS[b].food_mask
     put(s, 0, b)
     other = put(s, 0, "Trumpeter Swan", "wetland") if HABS[b][0] != 2 else None
     if other is None:
@@ -703,7 +703,7 @@ def test_tuck_from_hand_then(name):
 def test_predator_roll_dice_cache(name, in_feeder):
     b = _b(name)
     s = _state(name)
-    target = PARAMS[b][0]
+    target = PARAMS[b].food
     vulture = put(s, 1, "Turkey Vulture")
     s.feeder = [0] * in_feeder
     put(s, 0, b)
@@ -740,7 +740,7 @@ def test_predator_roll_dice_hits_and_misses():
 def test_predator_look_tuck(name):
     b = _b(name)
     s = _state(name)
-    limit = PARAMS[b][0]
+    limit = PARAMS[b].wingspan_below
     small = next(x for x in range(170) if WINGSPAN[x] < limit and x not in s.tray and x != b)
     large = next(x for x in range(170) if WINGSPAN[x] >= limit and x not in s.tray and x != b)
     put(s, 0, b)
@@ -760,7 +760,7 @@ def test_predator_look_tuck(name):
 def test_fewest_birds_in_habitat_reward(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, reward = PARAMS[b]
+    reward = PARAMS[b].reward
     put(s, 0, b)  # seat 0 has 1 bird in that habitat
     put(s, 1, "Wild Turkey", "grassland")  # seat 1 and 2 have none there
     s.feeder = [0, 1, 2, 3, 4]
@@ -803,7 +803,7 @@ def test_move_if_rightmost(name):
 def test_play_additional_bird(name):
     b = _b(name)
     s = _state(name)
-    hab = PARAMS[b][0]
+    hab = PARAMS[b].habitat
     h = HABS[b][0] if hab < 0 else hab
     second = next(x for x in range(170) if h in HABS[x] and cards.MODE[x] == cards.MODE_NONE)
     spare = next(k for k in range(3) if k not in (h, HABS[b][0]))
@@ -854,7 +854,7 @@ def test_repeat_predator_power(name):
 def test_pink_on_lay_eggs_lay_egg(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, nest, excl = PARAMS[b]
+    nest, excl = PARAMS[b].nest, PARAMS[b].exclude_this
     ok = cards.NEST_OK[nest]
     target = next(x for x in range(170) if ok[x] and LIMIT[x] > 1 and x != b)
     wrong = next(x for x in range(170) if not ok[x] and LIMIT[x] > 1)
@@ -907,7 +907,7 @@ def _back_to_seat0(s):
 def test_pink_on_play_bird_in_habitat(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, hab, reward, f = PARAMS[b]
+    hab, reward, f = PARAMS[b].habitat, PARAMS[b].reward, PARAMS[b].food
     put(s, 2, b)
     other_hab = (hab + 1) % 3
     quiet = [x for x in range(170) if COLOR[x] in (BROWN, cards.COLOR_NONE)]

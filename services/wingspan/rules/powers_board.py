@@ -37,7 +37,7 @@ def pred_dice(s: State, seat: int, b: int) -> None:
     """Roll the dice outside the feeder; any showing the food is a success.
 
     Summary 捕食."""
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     below = s.rng.below
     hit = False
     for _ in range(5 - len(s.feeder)):
@@ -54,7 +54,7 @@ def pred_look(s: State, seat: int, b: int) -> None:
     c = draw_top(s)
     if c < 0:
         return
-    if WINGSPAN[c] < PARAMS[b][0]:
+    if WINGSPAN[c] < PARAMS[b].wingspan_below:
         s.tucked[b] += 1
         s.stack.append(pink_trigger(seat, TRIG_PRED))
     else:
@@ -65,7 +65,7 @@ def pred_look(s: State, seat: int, b: int) -> None:
 def fewest(s: State, seat: int, b: int) -> None:
     """Summary 起動時: the players with the fewest birds in the habitat gain a die or a card (data:
     ``fewest_birds_in_habitat_reward``)."""
-    h, reward = PARAMS[b]
+    h, reward = PARAMS[b].habitat, PARAMS[b].reward
     n = s.players
     counts = [len(s.rows[p][h]) for p in range(n)]
     low = min(counts)
@@ -116,7 +116,7 @@ def ap_move(s: State, t: Move, a) -> None:
 # ------------------------------------------------------------------------ meta
 def play_extra(s: State, seat: int, b: int, h: int) -> None:
     """Summary プレイ時: play a second bird (in the habitat the card names, else the same one)."""
-    hab = PARAMS[b][0]
+    hab = PARAMS[b].habitat
     s.stack.append(PlayExtra(seat, b, h if hab < 0 else hab))
 
 
@@ -145,7 +145,7 @@ def repeat(s: State, seat: int, b: int) -> None:
 # ------------------------------------------------------------------------ pink
 def pink_lay(s: State, p: int, b: int, param: int) -> LayEgg:
     """Summary 次の手番までに1回: when another player lays eggs, lay one egg."""
-    _, nest, excl = PARAMS[b]
+    nest, excl = PARAMS[b].nest, PARAMS[b].exclude_this
     return LayEgg(
         p, remaining=1, nest=nest, excluded=b if excl else NO_BIRD, may_decline=1, pink_bird=b
     )
@@ -155,7 +155,7 @@ def pink_play(s: State, p: int, b: int, param: int) -> Task | None:
     """Summary 次の手番までに1回: when another player plays a bird in the habitat, gain food or
     tuck a
     card."""
-    _, hab, reward, _f = PARAMS[b]
+    hab, reward = PARAMS[b].habitat, PARAMS[b].reward
     if param != hab:
         return None
     if reward == RW_FOOD:
@@ -169,7 +169,7 @@ def pink_food(s: State, p: int, b: int) -> None:
     """Belted Kingfisher / Eastern Kingbird, once accepted.
 
     Summary 次の手番までに1回."""
-    s.food[p][PARAMS[b][3]] += 1
+    s.food[p][PARAMS[b].food] += 1
     s.pink_used[b] = 1
 
 

@@ -59,14 +59,14 @@ def _die_task(p: int, pink: int = -1) -> TakeDie:
 # ------------------------------------------------------------------------ food
 def gain_supply(s: State, seat: int, b: int) -> None:
     """Summary 起動時 / プレイ時: gain food from the supply (data: ``gain_food_supply``)."""
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     s.food[seat][f] += count
 
 
 def all_gain_supply(s: State, seat: int, b: int) -> None:
     """Summary 起動時: every player gains one food from the supply (data:
     ``all_players_gain_food_supply``)."""
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     for food in s.food:
         food[f] += 1
 
@@ -74,7 +74,7 @@ def all_gain_supply(s: State, seat: int, b: int) -> None:
 def gain_feeder(s: State, seat: int, b: int) -> None:
     """Summary 起動時: gain one die of the listed foods from the feeder, maybe cached (data:
     ``gain_food_feeder``)."""
-    mask, may_cache = PARAMS[b]
+    mask, may_cache = PARAMS[b].food_mask, PARAMS[b].may_cache
     s.stack.append(
         TakeDie(
             seat,
@@ -99,7 +99,7 @@ def gain_all_feeder(s: State, seat: int, b: int) -> None:
     if may_reroll(s.feeder):
         s.stack.append(FeederAll(seat, b))
     else:
-        s.food[seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+        s.food[seat][PARAMS[b].food] += take_all_dice(s, PARAMS[b].food)
 
 
 def lg_feeder_all(s: State, t: FeederAll) -> list:
@@ -108,7 +108,7 @@ def lg_feeder_all(s: State, t: FeederAll) -> list:
 
     Summary 森林アクション."""
     b = t.bird
-    acts = [gain_all(b, PARAMS[b][0])]
+    acts = [gain_all(b, PARAMS[b].food)]
     if may_reroll(s.feeder):
         acts.append(REROLL)
     return acts
@@ -121,7 +121,7 @@ def ap_feeder_all(s: State, t: FeederAll, a) -> None:
         return
     s.stack.pop()
     b = t.bird
-    s.food[t.seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+    s.food[t.seat][PARAMS[b].food] += take_all_dice(s, PARAMS[b].food)
 
 
 def each_player_die(s: State, seat: int, b: int) -> None:
@@ -150,7 +150,7 @@ def ap_choose_player(s: State, t: ChoosePlayer, a) -> None:
 
 def cache_supply(s: State, seat: int, b: int) -> None:
     """Summary 能力: cache food from the supply on this bird (data: ``cache_food_supply``)."""
-    s.cached_food[b] += PARAMS[b][1]
+    s.cached_food[b] += PARAMS[b].count
 
 
 def trade(s: State, seat: int, b: int) -> None:
