@@ -185,13 +185,13 @@ class WingspanEngine:
         if not any(a.key() == key for a in acts):
             raise IllegalAction("NOT_LEGAL", "not a legal setup choice")
         stage = s.setup_stage[seat]
-        value = action.args[0][1]
         if stage == 0:
-            s.setup_kept[seat] = list(value)
+            s.setup_kept[seat] = list(action.arg("birds"))
         elif stage == 1:
-            s.setup_food[seat] = sorted(FOOD_IDX[f] for f in value)
+            s.setup_food[seat] = sorted(FOOD_IDX[f] for f in action.arg("foods"))
         else:
-            s.setup_bonus[seat] = [value] + [k for k in s.setup_bonus[seat] if k != value]
+            kept = action.arg("bonus")
+            s.setup_bonus[seat] = [kept] + [k for k in s.setup_bonus[seat] if k != kept]
         # Every seat makes the same three decisions whatever it keeps: with 0
         # or 5 birds kept the food decision has a single option, but it is
         # still asked, so neither the views nor the event log of the other

@@ -110,7 +110,7 @@ def ap_move(s: State, t: Move, a) -> None:
     seat, b = t.seat, t.bird
     rows = s.rows[seat]
     rows[habitat_of(s, seat, b)].remove(b)
-    rows[HAB_IDX[a.args[1][1]]].append(b)
+    rows[HAB_IDX[a.arg("habitat")]].append(b)
 
 
 # ------------------------------------------------------------------------ meta
@@ -133,7 +133,7 @@ def ap_play_extra(s: State, t: PlayExtra, a) -> None:
     s.stack.pop()
     if a.kind == "decline":
         return
-    start_play(s, t.seat, a.args[0][1], HAB_IDX[a.args[1][1]])
+    start_play(s, t.seat, a.arg("bird"), HAB_IDX[a.arg("habitat")])
 
 
 def repeat(s: State, seat: int, b: int) -> None:

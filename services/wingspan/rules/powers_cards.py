@@ -118,7 +118,7 @@ def lg_draft(s: State, t: Draft) -> list:
 def ap_draft(s: State, t: Draft, a) -> None:
     """Summary プレイ時: the drafted card goes to the hand."""
     s.stack.pop()
-    c = a.args[0][1]
+    c = a.arg("bird")
     s.draft.remove(c)
     s.hands[t.seat].append(c)
 
@@ -142,7 +142,7 @@ def lg_keep_bonus(s: State, t: KeepBonus) -> list:
 def ap_keep_bonus(s: State, t: KeepBonus, a) -> None:
     """Summary プレイ時: keep one bonus card, discard the others."""
     s.stack.pop()
-    k = a.args[0][1]
+    k = a.arg("bonus")
     s.bonus_cards[t.seat].append(k)
     s.bonus_discard.extend(x for x in s.bonus_offer if x != k)
     s.bonus_offer = []
@@ -177,7 +177,7 @@ def ap_egg_cost(s: State, t: EggCost, a) -> None:
     if a.kind == "decline":
         return
     seat, b = t.seat, t.bird
-    x = a.args[0][1]
+    x = a.arg("bird")
     s.eggs[x] -= 1
     s.eggs_by_seat[seat] -= 1
     reward, count = PARAMS[b].reward, PARAMS[b].count
@@ -230,7 +230,7 @@ def ap_tuck(s: State, t: Tuck, a) -> None:
     if a.kind == "decline":
         return
     seat, b = t.seat, t.bird
-    s.hands[seat].remove(a.args[0][1])
+    s.hands[seat].remove(a.arg("bird"))
     s.tucked[b] += 1
     if t.by_pink:  # Horned Lark (pink): the tuck is the whole power
         s.pink_used[b] = 1

@@ -43,7 +43,7 @@ def lg_choose_food(s: State, t: ChooseFood) -> list:
 
 def ap_choose_food(s: State, t: ChooseFood, a) -> None:
     """Summary 能力: the chosen food from the supply."""
-    s.food[t.seat][FOOD_IDX[a.args[0][1]]] += 1
+    s.food[t.seat][FOOD_IDX[a.arg("food")]] += 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -142,7 +142,7 @@ def ap_choose_player(s: State, t: ChoosePlayer, a) -> None:
     s.stack.pop()
     if a.kind == "decline":
         return
-    start = a.args[0][1]
+    start = a.arg("seat")
     n = s.players
     for k in range(n - 1, -1, -1):
         s.stack.append(_die_task((start + k) % n))
@@ -173,8 +173,8 @@ def ap_trade(s: State, t: Trade, a) -> None:
     if a.kind == "decline":
         return
     f = s.food[t.seat]
-    f[FOOD_IDX[a.args[0][1]]] -= 1
-    f[FOOD_IDX[a.args[1][1]]] += 1
+    f[FOOD_IDX[a.arg("give")]] -= 1
+    f[FOOD_IDX[a.arg("take")]] += 1
 
 
 def gain_die_any(s: State, seat: int, b: int) -> None:
