@@ -50,8 +50,7 @@ def _containers(value: Any, path: str, out: dict[int, str], skip: tuple[str, ...
         names = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ())]
         names += list(getattr(value, "__dict__", {}))
         for name in names:
-            # ``Action._wire``: the service's encoding cache, not state.
-            if name not in skip and name != "_wire" and hasattr(value, name):
+            if name not in skip and hasattr(value, name):
                 _containers(getattr(value, name), f"{path}.{name}", out, skip)
 
 

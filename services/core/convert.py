@@ -11,6 +11,7 @@ bytes directly, reusing the bytes of unchanged view parts and legal entries.
 from __future__ import annotations
 
 import json
+from operator import is_, itemgetter
 from typing import Any
 
 from google.protobuf import json_format
@@ -84,9 +85,10 @@ class _KindCodec:
 
 
 #: An action's wire cache in one codec: (the action, its three entry heads). Equal
-#: actions share one; the heads are also kept on each action (``Action._wire``:
-#: codec -> heads). See :meth:`ActionCodec.legal_wire`.
+#: actions share one. See :meth:`ActionCodec.legal_wire`.
 _Entries = tuple[Action, tuple[bytes, bytes, bytes]]
+
+_ACTION_OF = itemgetter(0)
 
 #: Ids written from a table (below 16,384 an id's varint takes at most two bytes,
 #: which is what an entry's heads allow for); longer lists are built whole.
@@ -108,6 +110,8 @@ class ActionCodec:
         }
         #: action -> its entry heads for this codec (see ``_Entries``).
         self._entries: dict[Action, _Entries] = {}
+        #: label -> the entries of the last action seen with that label: an action
+        #: is found by its label (a string keeps its hash) and then by identity.
         self._by_label: dict[str, _Entries] = {}
 
     def to_proto(self, action: Action) -> Message:
@@ -129,21 +133,28 @@ class ActionCodec:
         to exactly the message the serializer would write. The index reaches the
         head only through the id's size (none for id 0, which is left out as the
         serializer leaves it out; one varint byte below 128; two below 16,384),
-        so an action keeps three heads, on itself, per codec (``Action._wire``).
-        Nothing is kept per index, and an entry reads the action and its head.
+        so an action has three heads in this codec's table (found through its
+        label, then checked by identity: engines hand out the same action objects
+        again). Nothing is kept per index, nor on the action.
         """
         count = len(actions)
         if not count:
             return b""
         if count > _ID_TABLE_SIZE:
             return self._long_list(field_number, actions)
+        by_label = self._by_label
         try:
-            heads = [actions[0]._wire[self][0]]
-            heads += [action._wire[self][1] for action in actions[1:128]]
-            if count > 128:
-                heads += [action._wire[self][2] for action in actions[128:]]
-        except (TypeError, KeyError):  # an action without heads here yet
+            known = [by_label[action.label] for action in actions]
+        except KeyError:  # an action without heads here yet
             heads = self._heads(actions)
+        else:
+            if all(map(is_, map(_ACTION_OF, known), actions)):
+                heads = [known[0][1][0]]
+                heads += [entries[1][1] for entries in known[1:128]]
+                if count > 128:
+                    heads += [entries[1][2] for entries in known[128:]]
+            else:  # another action with the same label
+                heads = self._heads(actions)
         parts = [_varint(field_number << 3 | 2)] * (3 * count)
         parts[1::3] = heads
         parts[2::3] = _ID_VARINTS[:count]
@@ -155,12 +166,12 @@ class ActionCodec:
         string keeps its hash: no call of ``Action.__hash__``), else through the
         action itself; a new action costs one small message build."""
         out = []
+        by_label = self._by_label
         for index, action in enumerate(actions):
-            wire = action._wire
-            heads = None if wire is None else wire.get(self)
-            if heads is None:
-                heads = self._entries_of(action)[1]
-            out.append(heads[0 if index == 0 else 1 if index < 128 else 2])
+            known = by_label.get(action.label)
+            if known is None or known[0] is not action:
+                known = self._entries_of(action)
+            out.append(known[1][0 if index == 0 else 1 if index < 128 else 2])
         return out
 
     def _long_list(self, field_number: int, actions: list[Action]) -> bytes:
@@ -175,7 +186,7 @@ class ActionCodec:
         return tag + tag.join(out)
 
     def _entries_of(self, action: Action) -> _Entries:
-        """The entry heads of ``action`` (or of an equal one), kept on it too."""
+        """The entry heads of ``action`` (or of an equal one), kept in the table."""
         by_label = self._by_label
         known = by_label.get(action.label)
         if known is None or (known[0] is not action and known[0] != action):
@@ -185,12 +196,9 @@ class ActionCodec:
             known = self._entries.get(action)
             if known is None:
                 known = self._entries[action] = (action, _entry_heads(*self._pieces(action)))
-            by_label[action.label] = known
-        wire = action._wire
-        if wire is None:
-            object.__setattr__(action, "_wire", {self: known[1]})
-        else:
-            wire[self] = known[1]
+        if known[0] is not action:  # an equal action: found by identity from now on
+            known = (action, known[1])
+        by_label[action.label] = known
         return known
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:

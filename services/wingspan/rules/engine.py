@@ -403,6 +403,9 @@ class WingspanEngine:
     def decode(self, data: bytes) -> State:
         return storage.decode(data)
 
+    def clone(self, s: State) -> State:
+        return storage.clone(s)
+
 
 def _card(b: int) -> dict[str, Any]:
     return {"bird": b, "name": NAME[b]}
