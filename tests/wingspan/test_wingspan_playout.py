@@ -10,7 +10,6 @@ from services.core.engine import Action, IllegalAction, OptionError, Rng
 from services.core.engine.playout import random_playout
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import NAME
-from services.wingspan.rules.state import D_TURN
 
 E = ENGINE
 VARIANTS = [
@@ -60,7 +59,8 @@ def test_each_player_takes_26_turns():
         seat = seats[chooser.below(len(seats))]
         acts = E.legal(state, seat)
         a = acts[chooser.below(len(acts))]
-        if a.kind in ("take_action",) or (a.kind == "play_bird" and state.stack[-1].code == D_TURN):
+        turn = E.view(state, None)["decision"]["kind"] == "DECISION_KIND_TURN"
+        if a.kind in ("take_action",) or (a.kind == "play_bird" and turn):
             turns[seat] += 1
         E.apply(state, seat, a)
     assert turns == [26, 26, 26]

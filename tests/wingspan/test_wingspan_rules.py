@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from wingspan_helpers import E, activate, arg_is, at_turn, bird, food, fresh, hand, kinds, pick, put
+from wingspan_helpers import (
+    E,
+    activate,
+    arg_is,
+    at_turn,
+    bird,
+    decision,
+    food,
+    fresh,
+    hand,
+    kinds,
+    pick,
+    put,
+)
 
 from services.core.engine import IllegalAction
 from services.core.engine.rng import Rng
@@ -19,7 +32,7 @@ from services.wingspan.rules.cards import (
     POWERFUL,
 )
 from services.wingspan.rules.payment import affordable, payments
-from services.wingspan.rules.state import D_DRAW, D_LAY_EGG, D_TAKE_DIE, D_TURN, P_END_TURN
+from services.wingspan.rules.state import D_TURN, P_END_TURN
 from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 
@@ -144,7 +157,7 @@ def test_egg_cost_by_column(column, eggs):
     hand(s, 0, "Trumpeter Swan")
     food(s, 0, seed=3, fish=3, fruit=3)
     pick(s, arg_is("play_bird", bird=bird("Trumpeter Swan")), 0)
-    while s.stack[-1].seat == 0 and s.stack[-1].code != D_TURN:
+    while decision(s)[1] == 0 and not at_turn(s, 0):
         pick(s, lambda a: True, 0)
     assert s.eggs[egg_bird] == 5 - eggs
 
@@ -217,7 +230,7 @@ def test_gain_food_amounts_and_bonus(birds, base, bonus):
         pick(s, "discard_card", 0)
         assert card in s.bird_discard
     taken = 0
-    while s.stack[-1].code == D_TAKE_DIE and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_TAKE_DIE", 0):
         pick(s, "take_die", 0)
         taken += 1
     assert taken == base + (1 if bonus else 0)
@@ -343,7 +356,7 @@ def test_lay_eggs_amounts_and_bonus(birds, base, bonus):
         assert s.food[0] == [0] * 5
     capacity = sum(LIMIT[b] for row in s.rows[0] for b in row)
     laid = 0
-    while s.stack[-1].code == D_LAY_EGG and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_LAY_EGG", 0):
         pick(s, "lay_egg", 0)
         laid += 1
     assert laid == min(capacity, base + (1 if bonus else 0))
@@ -375,7 +388,7 @@ def test_draw_cards_amounts_and_bonus(birds, base, bonus):
         pick(s, "pay_egg", 0)
         assert s.eggs[egg] == 0
     drawn = 0
-    while s.stack[-1].code == D_DRAW and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_DRAW_CARD", 0):
         pick(s, "draw_from_deck" if drawn % 2 else "draw_from_tray", 0)
         drawn += 1
     assert drawn == base + (1 if bonus else 0) == len(s.hands[0])

@@ -8,7 +8,7 @@ from services.core.engine.contract import Action
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import BIRD_BY_NAME, FOOD_NAMES, HAB_NAMES, NB
 from services.wingspan.rules.dispatch import advance
-from services.wingspan.rules.state import D_TURN, State
+from services.wingspan.rules.state import State
 from services.wingspan.rules.supply import habitat_of
 from services.wingspan.rules.tasks import ActivateRow, ChooseTurn, EndTurn
 
@@ -126,9 +126,16 @@ def top(s: State) -> list:
     return s.stack[-1]
 
 
+def decision(s: State) -> tuple[str, int]:
+    """The pending decision as the engine's view shows it: its kind (the proto
+    enum name, ``"DECISION_KIND_TURN"``) and the seat to decide."""
+    shown = E.view(s, None)["decision"]
+    return shown["kind"], shown["seat"]
+
+
 def at_turn(s: State, seat: int = 0) -> bool:
     """The state waits for ``seat``'s turn choice."""
-    return s.stack[-1].code == D_TURN and s.stack[-1].seat == seat
+    return decision(s) == ("DECISION_KIND_TURN", seat)
 
 
 def play(s: State, seat: int, name: str | int, hab: str | int | None = None) -> int:
