@@ -11,7 +11,7 @@ bytes directly, reusing the bytes of unchanged view parts and legal entries.
 from __future__ import annotations
 
 import json
-from operator import is_, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from google.protobuf import json_format
@@ -88,7 +88,9 @@ class _KindCodec:
 #: actions share one. See :meth:`ActionCodec.legal_wire`.
 _Entries = tuple[Action, tuple[bytes, bytes, bytes]]
 
-_ACTION_OF = itemgetter(0)
+_SECOND, _THIRD = itemgetter(1), itemgetter(2)
+#: Actions the codec finds by identity, at most (then it starts afresh).
+_BY_ID_LIMIT = 50_000
 
 #: Ids written from a table (below 16,384 an id's varint takes at most two bytes,
 #: which is what an entry's heads allow for); longer lists are built whole.
@@ -110,9 +112,14 @@ class ActionCodec:
         }
         #: action -> its entry heads for this codec (see ``_Entries``).
         self._entries: dict[Action, _Entries] = {}
-        #: label -> the entries of the last action seen with that label: an action
-        #: is found by its label (a string keeps its hash) and then by identity.
+        #: label -> the entries of the last action seen with that label: a new
+        #: action finds an equal one's heads through its label (a string keeps its
+        #: hash; ``Action.__hash__`` is Python).
         self._by_label: dict[str, _Entries] = {}
+        #: id(action) -> its three heads and the action itself: the lookup of every
+        #: entry of a legal list. Holding the action keeps its id from being reused
+        #: while the entry lives.
+        self._by_id: dict[int, tuple[bytes, bytes, bytes, Action]] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
@@ -133,28 +140,25 @@ class ActionCodec:
         to exactly the message the serializer would write. The index reaches the
         head only through the id's size (none for id 0, which is left out as the
         serializer leaves it out; one varint byte below 128; two below 16,384),
-        so an action has three heads in this codec's table (found through its
-        label, then checked by identity: engines hand out the same action objects
-        again). Nothing is kept per index, nor on the action.
+        so an action has three heads in this codec's table, found by the action's
+        identity (engines hand out the same action objects again; the table holds
+        the action, so its id stays its own). Nothing is kept per index, nor on
+        the action.
         """
         count = len(actions)
         if not count:
             return b""
         if count > _ID_TABLE_SIZE:
             return self._long_list(field_number, actions)
-        by_label = self._by_label
         try:
-            known = [by_label[action.label] for action in actions]
+            known = list(map(self._by_id.__getitem__, map(id, actions)))
         except KeyError:  # an action without heads here yet
             heads = self._heads(actions)
         else:
-            if all(map(is_, map(_ACTION_OF, known), actions)):
-                heads = [known[0][1][0]]
-                heads += [entries[1][1] for entries in known[1:128]]
-                if count > 128:
-                    heads += [entries[1][2] for entries in known[128:]]
-            else:  # another action with the same label
-                heads = self._heads(actions)
+            heads = [known[0][0]]
+            heads += map(_SECOND, known[1:128])
+            if count > 128:
+                heads += map(_THIRD, known[128:])
         parts = [_varint(field_number << 3 | 2)] * (3 * count)
         parts[1::3] = heads
         parts[2::3] = _ID_VARINTS[:count]
@@ -166,12 +170,17 @@ class ActionCodec:
         string keeps its hash: no call of ``Action.__hash__``), else through the
         action itself; a new action costs one small message build."""
         out = []
-        by_label = self._by_label
+        by_id = self._by_id
         for index, action in enumerate(actions):
-            known = by_label.get(action.label)
-            if known is None or known[0] is not action:
-                known = self._entries_of(action)
-            out.append(known[1][0 if index == 0 else 1 if index < 128 else 2])
+            known = by_id.get(id(action))
+            if known is None:
+                heads = self._entries_of(action)[1]
+                if len(by_id) >= _BY_ID_LIMIT:  # engines that build fresh actions
+                    by_id.clear()
+                by_id[id(action)] = (*heads, action)
+            else:
+                heads = known
+            out.append(heads[0 if index == 0 else 1 if index < 128 else 2])
         return out
 
     def _long_list(self, field_number: int, actions: list[Action]) -> bytes:
@@ -193,11 +202,10 @@ class ActionCodec:
             if len(self._entries) > 50_000:
                 self._entries.clear()
                 by_label.clear()
+                self._by_id.clear()
             known = self._entries.get(action)
             if known is None:
                 known = self._entries[action] = (action, _entry_heads(*self._pieces(action)))
-        if known[0] is not action:  # an equal action: found by identity from now on
-            known = (action, known[1])
         by_label[action.label] = known
         return known
 
