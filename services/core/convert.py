@@ -11,7 +11,6 @@ bytes directly, reusing the bytes of unchanged view parts and legal entries.
 from __future__ import annotations
 
 import json
-from operator import itemgetter
 from typing import Any
 
 from google.protobuf import json_format
@@ -88,7 +87,6 @@ class _KindCodec:
 #: actions share one. See :meth:`ActionCodec.legal_wire`.
 _Entries = tuple[Action, tuple[bytes, bytes, bytes]]
 
-_SECOND, _THIRD = itemgetter(1), itemgetter(2)
 #: Actions the codec finds by identity, at most (then it starts afresh).
 _BY_ID_LIMIT = 50_000
 
@@ -150,15 +148,14 @@ class ActionCodec:
             return b""
         if count > _ID_TABLE_SIZE:
             return self._long_list(field_number, actions)
+        by_id = self._by_id
         try:
-            known = list(map(self._by_id.__getitem__, map(id, actions)))
+            heads = [by_id[id(actions[0])][0]]
+            heads += [by_id[id(action)][1] for action in actions[1:128]]
+            if count > 128:
+                heads += [by_id[id(action)][2] for action in actions[128:]]
         except KeyError:  # an action without heads here yet
             heads = self._heads(actions)
-        else:
-            heads = [known[0][0]]
-            heads += map(_SECOND, known[1:128])
-            if count > 128:
-                heads += map(_THIRD, known[128:])
         parts = [_varint(field_number << 3 | 2)] * (3 * count)
         parts[1::3] = heads
         parts[2::3] = _ID_VARINTS[:count]
