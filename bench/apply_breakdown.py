@@ -10,6 +10,15 @@ and the next legal list), the view dict, the view bytes, the legal entries'
 bytes, the state encoding and the reply head. The baseline, in the same
 process: one ``EVALSHA`` through redis-py writing a value of the game's
 largest state size (what bench.baseline_server does per call).
+
+Every piece that goes through a cache is also timed on its plain path, the
+computation the cache stands in for, so a cache stays only where it pays:
+the view bytes built whole (``View(**view)``; the service's reuse of unchanged
+parts, ``ViewWire``), the legal entries built as messages (``fill_legal``; the
+codec's cached entry heads), and the state encoded from a fresh ``clone``
+(an engine's kept fragments of its stored JSON, such as Under the Leaves'
+gardens). The rules column has no plain twin: the engines' own caches are
+checked against their plain computations by the tests.
 """
 
 from __future__ import annotations
@@ -97,6 +106,9 @@ def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> di
     spent = dict.fromkeys(
         ("rules", "view dict", "view bytes", "legal bytes", "encode", "head"), 0.0
     )
+    plain = dict.fromkeys(PLAIN, 0.0)
+    legal_reply = spec.messages.LegalResponse
+    view_class = spec.types.View
     clock, count = time.process_time, 0
     for offset, moves in enumerate(games):
         state, kept = engine.setup(players, {}, FIRST_SEED + offset), {}
@@ -109,7 +121,10 @@ def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> di
             t1 = clock()
             view = engine.view(state, seat)
             t2 = clock()
-            wire.encode(view, kept)
+            if spec.view_parts_are_values:
+                wire.encode(view, kept)
+            else:
+                view_class(**view).SerializeToString()
             t3 = clock()
             codec.legal_wire(field, following)
             t4 = clock()
@@ -123,8 +138,38 @@ def piece_cpu(spec: Any, players: int, games: list[list[tuple[int, int]]]) -> di
                 ("legal bytes", t3, t4), ("encode", t4, t5), ("head", t5, t6),
             ):  # fmt: skip
                 spent[name] += ended - began
+            copy = engine.clone(state)
+            p0 = clock()
+            view_class(**view).SerializeToString()
+            p1 = clock()
+            reply = legal_reply()
+            codec.fill_legal(reply.actions, following)
+            reply.SerializeToString()
+            p2 = clock()
+            engine.encode(copy)
+            p3 = clock()
+            for name, began, ended in zip(PLAIN, (p0, p1, p2), (p1, p2, p3), strict=True):
+                plain[name] += ended - began
             count += 1
-    return {name: total / count for name, total in spent.items()}
+    return {name: total / count for name, total in (spent | plain).items()}
+
+
+#: The plain-path twins of the cached pieces (see the module docstring).
+PLAIN = ("view bytes, plain", "legal bytes, plain", "encode, plain")
+
+
+#: The table's piece columns, each cached piece followed by its plain twin.
+ORDER = (
+    "rules",
+    "view dict",
+    "view bytes",
+    "view bytes, plain",
+    "legal bytes",
+    "legal bytes, plain",
+    "encode",
+    "encode, plain",
+    "head",
+)
 
 
 def main() -> None:
@@ -151,8 +196,8 @@ def main() -> None:
             handler = asyncio.run(handler_cpu(spec, players, games, url or local.url))
             base = asyncio.run(baseline_cpu(url or local.url, state_size(spec.engine, players)))
             pieces = piece_cpu(spec, players, games)
-            rest = handler - sum(pieces.values())
-            cells = " | ".join(f"{v * 1e6:,.0f}" for v in pieces.values())
+            rest = handler - sum(v for k, v in pieces.items() if k not in PLAIN)
+            cells = " | ".join(f"{pieces[k] * 1e6:,.0f}" for k in ORDER)
             rows.append(
                 f"| {game} | {players} | {handler * 1e6:,.0f} | {base * 1e6:,.0f} | {cells} "
                 f"| {rest * 1e6:,.0f} |"
@@ -171,10 +216,15 @@ def main() -> None:
         "logging context). Baseline: one EVALSHA of the game's largest state size through "
         "redis-py in the same process.",
         "",
+        "Columns marked *plain* time the same piece without its cache (the view "
+        "message built whole, the legal entries built as messages, the state encoded "
+        "from a fresh clone); they are not part of the handler. A view-bytes figure equal "
+        "to its plain twin means the game does not use the view reuse.",
+        "",
         "| game | players | handler | baseline EVALSHA | rules (apply + next legal) "
-        "| view dict | view bytes | legal bytes | encode | reply head "
-        "| Redis write and the rest |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| view dict | view bytes | *plain* | legal bytes | *plain* | encode | *plain* "
+        "| reply head | Redis write and the rest |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
     ]
     if not args.no_write:

@@ -84,9 +84,11 @@ class _KindCodec:
 
 
 #: An action's wire cache in one codec: (the action, its three entry heads). Equal
-#: actions share one; the heads are also kept on each action (``Action._wire``:
-#: codec -> heads). See :meth:`ActionCodec.legal_wire`.
+#: actions share one. See :meth:`ActionCodec.legal_wire`.
 _Entries = tuple[Action, tuple[bytes, bytes, bytes]]
+
+#: Actions the codec finds by identity, at most (then it starts afresh).
+_BY_ID_LIMIT = 50_000
 
 #: Ids written from a table (below 16,384 an id's varint takes at most two bytes,
 #: which is what an entry's heads allow for); longer lists are built whole.
@@ -108,7 +110,14 @@ class ActionCodec:
         }
         #: action -> its entry heads for this codec (see ``_Entries``).
         self._entries: dict[Action, _Entries] = {}
+        #: label -> the entries of the last action seen with that label: a new
+        #: action finds an equal one's heads through its label (a string keeps its
+        #: hash; ``Action.__hash__`` is Python).
         self._by_label: dict[str, _Entries] = {}
+        #: id(action) -> its three heads and the action itself: the lookup of every
+        #: entry of a legal list. Holding the action keeps its id from being reused
+        #: while the entry lives.
+        self._by_id: dict[int, tuple[bytes, bytes, bytes, Action]] = {}
 
     def to_proto(self, action: Action) -> Message:
         """The typed message of an engine action."""
@@ -128,21 +137,24 @@ class ActionCodec:
         the id after the label), which every protobuf parser accepts, and parses
         to exactly the message the serializer would write. The index reaches the
         head only through the id's size (one varint byte below 128, id 0
-        included since the id has explicit presence; two below 16,384), so an
-        action keeps its heads, on itself, per codec (``Action._wire``).
-        Nothing is kept per index, and an entry reads the action and its head.
+        included since ``ActionRef.id`` has explicit presence; two below
+        16,384), so an action has three heads in this codec's table, found by the
+        action's identity (engines hand out the same action objects again; the
+        table holds the action, so its id stays its own). Nothing is kept per
+        index, nor on the action.
         """
         count = len(actions)
         if not count:
             return b""
         if count > _ID_TABLE_SIZE:
             return self._long_list(field_number, actions)
+        by_id = self._by_id
         try:
-            heads = [actions[0]._wire[self][0]]
-            heads += [action._wire[self][1] for action in actions[1:128]]
+            heads = [by_id[id(actions[0])][0]]
+            heads += [by_id[id(action)][1] for action in actions[1:128]]
             if count > 128:
-                heads += [action._wire[self][2] for action in actions[128:]]
-        except (TypeError, KeyError):  # an action without heads here yet
+                heads += [by_id[id(action)][2] for action in actions[128:]]
+        except KeyError:  # an action without heads here yet
             heads = self._heads(actions)
         parts = [_varint(field_number << 3 | 2)] * (3 * count)
         parts[1::3] = heads
@@ -155,11 +167,16 @@ class ActionCodec:
         string keeps its hash: no call of ``Action.__hash__``), else through the
         action itself; a new action costs one small message build."""
         out = []
+        by_id = self._by_id
         for index, action in enumerate(actions):
-            wire = action._wire
-            heads = None if wire is None else wire.get(self)
-            if heads is None:
+            known = by_id.get(id(action))
+            if known is None:
                 heads = self._entries_of(action)[1]
+                if len(by_id) >= _BY_ID_LIMIT:  # engines that build fresh actions
+                    by_id.clear()
+                by_id[id(action)] = (*heads, action)
+            else:
+                heads = known
             out.append(heads[0 if index == 0 else 1 if index < 128 else 2])
         return out
 
@@ -175,22 +192,18 @@ class ActionCodec:
         return tag + tag.join(out)
 
     def _entries_of(self, action: Action) -> _Entries:
-        """The entry heads of ``action`` (or of an equal one), kept on it too."""
+        """The entry heads of ``action`` (or of an equal one), kept in the table."""
         by_label = self._by_label
         known = by_label.get(action.label)
         if known is None or (known[0] is not action and known[0] != action):
             if len(self._entries) > 50_000:
                 self._entries.clear()
                 by_label.clear()
+                self._by_id.clear()
             known = self._entries.get(action)
             if known is None:
                 known = self._entries[action] = (action, _entry_heads(*self._pieces(action)))
-            by_label[action.label] = known
-        wire = action._wire
-        if wire is None:
-            object.__setattr__(action, "_wire", {self: known[1]})
-        else:
-            wire[self] = known[1]
+        by_label[action.label] = known
         return known
 
     def _pieces(self, action: Action) -> tuple[bytes, bytes]:

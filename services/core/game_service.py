@@ -444,10 +444,9 @@ class GameServicer:
         hidden information preview the same. Computed once per version and seat."""
         seed = int.from_bytes(hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest()[:8])
         sample = self.engine.determinize(state, seat, Rng(seed))
-        encoded = self.engine.encode(sample)
         previews: list[int] = []
         for action in actions:
-            trial = self.engine.apply(self.engine.decode(encoded), seat, action)
+            trial = self.engine.apply(self.engine.clone(sample), seat, action)
             board = self.engine.score(trial)
             previews.append(next(s.total for s in board.seats if s.seat == seat))
         return previews

@@ -228,20 +228,31 @@ def test_view_wire_nested_parts_reuse_and_rebuild_correctly() -> None:
         assert built == view_class(**view), f"view {number}"
 
 
-def test_an_action_copies_and_pickles_without_its_caches() -> None:
-    """An action's hash and wire caches stay with the object: a copy, a deep copy
-    or a pickled one is an equal decision with empty caches."""
+def test_an_action_copies_and_pickles_as_the_same_decision_and_carries_no_wire_bytes() -> None:
+    """An action is a decision only: the codec keeps its wire entries in its own
+    table, never on the action (an action has no field but the decision's and its
+    hash); a copy, a deep copy or a pickled one is an equal decision, encoded the
+    same by the codec."""
     import copy
+    import dataclasses
     import pickle
 
+    assert [f.name for f in dataclasses.fields(Action)] == [
+        "kind",
+        "args",
+        "label",
+        "secret",
+        "public_label",
+        "_hash",
+    ]
     spec = _service_spec("undertheleaves")
     codec = ActionCodec(spec.types.Action)
     action = Action("take_tile", (("slot", 1),), "Take a tile")
-    codec.legal_wire(2, [action])
-    assert hash(action) and action._wire is not None
+    wire = codec.legal_wire(2, [action])
+    assert hash(action)
     for other in (copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
         assert other == action and hash(other) == hash(action)
-        assert other._wire is None
+        assert codec.legal_wire(2, [other]) == wire == codec.legal_wire(2, [action])
 
 
 def test_legal_wire_entries_hold_each_field_once() -> None:

@@ -57,3 +57,27 @@ def test_the_tests_a_game_doc_names_exist(game: str) -> None:
         if not name.endswith("_") and "_NN_" not in name
     }
     assert named <= DEFINED, sorted(named - DEFINED)
+
+
+def _numbered(text: str) -> set[int]:
+    """The numbers of a page's ambiguity entries: table rows ``| N |`` or list items ``N.``."""
+    return {int(n) for n in re.findall(r"^(?:\| (\d+) \||(\d+)\. )", text, re.M) for n in n if n}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_doc_resolves_every_numbered_ambiguity(game: str) -> None:
+    """Every numbered item of the game's AMBIGUITIES.md (kept with its data), and every
+    ambiguity the suite tests by number (``test_amb_NN_...``), has its entry on the page."""
+    text = (ROOT / "docs" / "games" / f"{game}.md").read_text()
+    section = text.split("## Ambiguity resolutions", 1)
+    listed = _numbered(section[1].split("\n## ", 1)[0]) if len(section) == 2 else set()
+    wanted: set[int] = set()
+    data = ROOT / "services" / game / "rules" / "data" / "AMBIGUITIES.md"
+    if data.exists():
+        wanted |= {int(n) for n in re.findall(r"^(\d+)\. \*\*", data.read_text(), re.M)}
+    for path in (ROOT / "tests" / game).glob("test_*.py"):
+        wanted |= {int(n) for n in re.findall(r"^def test_amb_(\d+)_", path.read_text(), re.M)}
+    if game == "wingspan":
+        return  # the Wingspan summary lists no numbered ambiguities
+    assert wanted, "the game's ambiguities are known by number"
+    assert wanted <= listed, sorted(wanted - listed)

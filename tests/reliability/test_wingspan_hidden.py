@@ -56,29 +56,33 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
     setup choices made again, a new generator. Written independently of the
     engine's sampler: Python's generator, its own order of places."""
     t = clone(s)
-    n = s.n
+    n = s.players
     me = seat if seat is not None else -1
     others = [p for p in range(n) if p != me]
     final = s.phase == OVER
-    present = set(s.deck) | set(s.discard) | set(s.tray) | set(s.draft)
+    present = set(s.bird_deck) | set(s.bird_discard) | set(s.tray) | set(s.draft)
     for p in range(n):
-        present |= set(s.hands[p]) | set(s.sdeal[p])
+        present |= set(s.hands[p]) | set(s.setup_birds[p])
         present |= {b for row in s.rows[p] for b in row}
     present |= {task.bird for task in s.stack if task.code == P_PLACE}
-    tucked = [b for b in deck_birds(s.opts) if b not in present]  # gone, unseen
-    places = [t.deck, t.discard] + [t.hands[p] for p in others] + [t.sdeal[p] for p in others]
+    tucked = [b for b in deck_birds(s.options) if b not in present]  # gone, unseen
+    places = (
+        [t.bird_deck, t.bird_discard]
+        + [t.hands[p] for p in others]
+        + [t.setup_birds[p] for p in others]
+    )
     unseen = [b for place in places for b in place] + tucked
     r.shuffle(unseen)
     for place in reversed(places):
         size = len(place)
         place[:] = unseen[:size]
         del unseen[:size]
-    offer_seen = me >= 0 and s.boffer and s.phase == PLAY_PHASE and s.stack[-1].seat == me
-    bplaces = [t.bdeck, t.bdiscard] + [t.sbonus[p] for p in others]
+    offer_seen = me >= 0 and s.bonus_offer and s.phase == PLAY_PHASE and s.stack[-1].seat == me
+    bplaces = [t.bonus_deck, t.bonus_discard] + [t.setup_bonus[p] for p in others]
     if not final:
-        bplaces += [t.bonus[p] for p in others]
+        bplaces += [t.bonus_cards[p] for p in others]
     if not offer_seen:
-        bplaces.append(t.boffer)
+        bplaces.append(t.bonus_offer)
     bunseen = [k for place in bplaces for k in place]
     r.shuffle(bunseen)
     for place in bplaces:
@@ -87,10 +91,10 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
         del bunseen[:size]
     if s.phase == SETUP:
         for p in others:
-            stage = s.sstage[p]
-            kept = sorted(r.sample(t.sdeal[p], r.randint(0, 5))) if stage >= 1 else []
-            t.skeep[p] = kept
-            t.sfood[p] = sorted(r.sample(range(5), 5 - len(kept))) if stage >= 2 else []
+            stage = s.setup_stage[p]
+            kept = sorted(r.sample(t.setup_birds[p], r.randint(0, 5))) if stage >= 1 else []
+            t.setup_kept[p] = kept
+            t.setup_food[p] = sorted(r.sample(range(5), 5 - len(kept))) if stage >= 2 else []
     t.rng = Rng(r.getrandbits(64))
     return t
 
@@ -108,7 +112,7 @@ def previews(s: State, seat: int, sample_seed: int) -> list[int]:
 
 
 def seats_of(s: State) -> list[int | None]:
-    return [*range(s.n), None]
+    return [*range(s.players), None]
 
 
 # ------------------------------------------------------- determinize itself
@@ -166,7 +170,7 @@ def test_determinize_redraws_the_hidden_information():
         copy = E.determinize(s, 0, Rng(k))
         assert copy.hands[0] == s.hands[0]
         hands.add(tuple(copy.hands[1]))
-        decks.add(tuple(copy.deck))
+        decks.add(tuple(copy.bird_deck))
         gens.add(copy.rng.state)
     assert len(hands) > 10 and len(decks) == 20 and len(gens) == 20
     assert s.rng.state not in gens
@@ -183,14 +187,14 @@ def test_determinize_during_setup_redraws_other_seats_deals_and_choices():
     kept = set()
     for k in range(30):
         copy = E.determinize(s, 0, Rng(k))
-        assert (copy.sdeal[0], copy.skeep[0], copy.sfood[0]) == (
-            s.sdeal[0],
-            s.skeep[0],
-            s.sfood[0],
+        assert (copy.setup_birds[0], copy.setup_kept[0], copy.setup_food[0]) == (
+            s.setup_birds[0],
+            s.setup_kept[0],
+            s.setup_food[0],
         )
-        assert set(copy.skeep[1]) <= set(copy.sdeal[1])
-        assert len(copy.sfood[1]) == 5 - len(copy.skeep[1])
-        kept.add(len(copy.skeep[1]))
+        assert set(copy.setup_kept[1]) <= set(copy.setup_birds[1])
+        assert len(copy.setup_food[1]) == 5 - len(copy.setup_kept[1])
+        kept.add(len(copy.setup_kept[1]))
     assert len(kept) >= 3
 
 
@@ -310,7 +314,7 @@ def test_bonus_cards_of_the_options_are_the_pool():
     """The sampler draws bonus cards from this game's bonus deck (the language
     cards are out when the option says so)."""
     s = E.setup(2, {"no_language_bonus_cards": True}, 2)
-    pool = set(bonus_cards(s.opts))
+    pool = set(bonus_cards(s.options))
     for k in range(10):
         copy = E.determinize(s, None, Rng(k))
-        assert set(copy.bdeck) | {x for d in copy.sbonus for x in d} == pool
+        assert set(copy.bonus_deck) | {x for d in copy.setup_bonus for x in d} == pool

@@ -133,15 +133,15 @@ def count_components(st: GameState) -> dict[str, Any]:
     for i, c in enumerate(st.bonus_birds):
         birds[i] += c
     forest = st.forest
-    for i, c in enumerate(forest["birds"]):
+    for i, c in enumerate(forest.birds):
         birds[i] += c
-    for _, bird in forest["chips"]:
+    for bird in (chip.bird for chip in forest.chips):
         if bird >= 0:
             birds[bird] += 1
     if st.turn.chip_bird >= 0:
         birds[st.turn.chip_bird] += 1
-    trees = forest["trees"]
-    nests = forest["nests"]
+    trees = forest.trees
+    nests = forest.nests
     eggs = st.egg_supply + st.player_count
     for p in st.players:
         for ai, a in enumerate(p.areas):

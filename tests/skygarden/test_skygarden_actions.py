@@ -26,6 +26,7 @@ from skygarden_helpers import (
 
 from services.skygarden.rules import ENGINE
 from services.skygarden.rules import data as D
+from services.skygarden.rules.state import ForestChip
 
 FREE = {
     "claim_milestone",
@@ -222,14 +223,14 @@ def test_purchases_cost_two_and_go_next_to_the_employee() -> None:
         assert sorted(a.arg("area") for a in ENGINE.legal(st, 0) if a.kind == kind) == sorted(
             adjacent
         )
-    trees = st.forest["trees"]
-    nests = st.forest["nests"]
+    trees = st.forest.trees
+    nests = st.forest.nests
     act(st, 0, "buy_nest", area=adjacent[0])
     act(st, 0, "buy_tree", area=adjacent[0])
     act(st, 0, "buy_nest", area=adjacent[1])
     act(st, 0, "buy_lake", area=adjacent[1])
     assert p.funds == 13 - 8
-    assert st.forest["trees"] == trees - 1 and st.forest["nests"] == nests - 2
+    assert st.forest.trees == trees - 1 and st.forest.nests == nests - 2
     assert p.areas[adjacent[0]].tree and p.areas[adjacent[1]].lake
 
 
@@ -238,15 +239,15 @@ def test_one_forest_bird_per_turn_and_chip_birds_not_replenished() -> None:
     loose birds or a Forest chip; a bird bought off a chip is not replaced."""
     st, p = _game()
     p.funds = 10
-    st.forest["birds"] = [0] * D.NB
-    st.forest["chips"] = [[SWAN, SWAN], [SHIM, -1]]
-    st.forest["birds"][OWL] = 1
+    st.forest.birds = [0] * D.NB
+    st.forest.chips = [ForestChip(SWAN, SWAN), ForestChip(SHIM, -1)]
+    st.forest.birds[OWL] = 1
     land(st, 0, 3, SHIM)
     act(st, 0, "move_employee", steps=1)
     birds = {a.arg("bird") for a in ENGINE.legal(st, 0) if a.kind == "buy_forest_bird"}
     assert birds == {"swan", "snowy_owl"}
     act(st, 0, "buy_forest_bird", bird="swan", area=D.EMP_ADJ[p.employee][0])
-    assert st.forest["chips"][0] == [SWAN, -1]
+    assert st.forest.chips[0] == ForestChip(SWAN, -1)
     assert "buy_forest_bird" not in kinds(st, 0)
     assert p.funds == 11 - 2
 
@@ -259,10 +260,10 @@ def test_additional_area_once_per_game_always_adjacent() -> None:
     p.funds = 15
     land(st, 0, 3, SWAN)
     act(st, 0, "move_employee", steps=3)
-    trees = st.forest["trees"]
+    trees = st.forest.trees
     act(st, 0, "buy_additional_area", side="tree")
     assert p.funds == 15 - 4
-    assert st.forest["trees"] == trees - 1
+    assert st.forest.trees == trees - 1
     assert p.areas[D.AX].tree == 1
     assert "buy_additional_area" not in kinds(st, 0)
     assert find(st, 0, "place_bird", area=D.AX) is not None
@@ -506,13 +507,13 @@ def test_birds_and_trees_to_the_forest_and_refill_lakes() -> None:
     p.areas[1].nest_birds = [HAWK]
     p.areas[1].nest = 1
     turn_for(st, 0)
-    trees = st.forest["trees"]
+    trees = st.forest.trees
     act(st, 0, "bird_to_forest", area=0, bird="snowy_owl")
     act(st, 0, "tree_to_forest", area=0)
     act(st, 0, "refill_lake", area=1)
     act(st, 0, "bird_to_forest", area=1, bird="hawk")
-    assert st.forest["birds"][OWL] == 1 and st.forest["birds"][HAWK] == 1
-    assert st.forest["trees"] == trees + 1
+    assert st.forest.birds[OWL] == 1 and st.forest.birds[HAWK] == 1
+    assert st.forest.trees == trees + 1
     assert p.areas[1].lake == 0 and p.areas[1].nest_birds == []
     assert ENGINE.legal(st, 1) == []  # only during your own turn
 

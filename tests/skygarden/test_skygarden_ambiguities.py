@@ -223,13 +223,13 @@ def test_amb_12_unplaceable_chip_bird_goes_to_the_forest() -> None:
     for ai in D.EMP_ADJ[emp_index("P1")]:
         p.areas[ai].birds[HAWK] = 2
     supply = st.supply[SWAN]
-    forest = st.forest["birds"][SWAN]
+    forest = st.forest.birds[SWAN]
     land(st, 0, 3, SWAN, emp=emp_index("P6"))
     act(st, 0, "move_employee", steps=1)
     assert "place_bird" not in kinds(st, 0)
     assert "end_turn" not in kinds(st, 0)
     act(st, 0, "release_bird")
-    assert st.forest["birds"][SWAN] == forest + 1
+    assert st.forest.birds[SWAN] == forest + 1
     assert st.supply[SWAN] == supply - 1
     assert "end_turn" in kinds(st, 0)
 
@@ -243,8 +243,8 @@ def test_amb_13_supply_exhaustion() -> None:
     blank(p)
     p.funds = 10
     st.supply[HAWK] = 0
-    st.forest["trees"] = 0
-    st.forest["nests"] = 0
+    st.forest.trees = 0
+    st.forest.nests = 0
     land(st, 0, 3, HAWK)
     assert st.turn.chip_bird == -1
     assert "move_employee" in kinds(st, 0)
@@ -273,7 +273,7 @@ def test_amb_14_purchase_limits_and_blue_turns() -> None:
     p = st.players[0]
     blank(p)
     p.funds = 15
-    st.forest["birds"][HAWK] = 2
+    st.forest.birds[HAWK] = 2
     land(st, 0, 3, SHIM)
     act(st, 0, "move_employee", steps=3)
     adj = D.EMP_ADJ[p.employee]
@@ -394,24 +394,24 @@ def test_amb_20_next_round_preparation() -> None:
     """AMBIGUITIES 20: loose chip birds join the Forest, all 16 green + 4 blue chips and
     the new round chip are re-laid: 2 Forest chips with supply birds, 19 track spaces."""
     st = started(3, seed=9)
-    st.forest["chips"][0][1] = -1  # bought earlier
-    chip_bird = st.forest["chips"][1][1]
-    loose = list(st.forest["birds"])
+    st.forest.chips[0].bird = -1  # bought earlier
+    chip_bird = st.forest.chips[1].bird
+    loose = list(st.forest.birds)
     supply = list(st.supply)
     for p in st.players:
         p.finished_round = True
     _advance(st)
     assert st.round == 2
     loose[chip_bird] += 1
-    assert st.forest["birds"] == loose
+    assert st.forest.birds == loose
     chips = Counter(c for c in st.track if c < D.BLUE_BASE) + Counter(
-        c for c, _ in st.forest["chips"]
+        c.chip_bird for c in st.forest.chips
     )
     assert chips == Counter(D.GREEN)
     assert len(_blue_spaces(st)) == 4
-    for code, bird in st.forest["chips"]:
-        assert bird == code
-        supply[code] -= 1
+    for chip in st.forest.chips:
+        assert chip.bird == chip.chip_bird
+        supply[chip.chip_bird] -= 1
     assert st.supply == supply
 
 

@@ -108,7 +108,7 @@ def test_example_additional_purchases_lake_then_area_then_hawk() -> None:
     p.employee = emp_index("P6")
     target = D.EMP_ADJ[emp_index("P1")][0]  # an area next to P1
     p.areas[target].birds[HAWK] = 2  # full: size 4 of 4
-    st.forest["birds"][HAWK] = 1
+    st.forest.birds[HAWK] = 1
     p.funds = 10
     set_event(p, "E7")  # Hawk + Swan: no sets, so the Event pays 1 fund
     land(st, 0, 3, FLAMINGO)

@@ -126,6 +126,7 @@ def test_records_store_under_their_short_keys() -> None:
         (state.Player, state.PLAYER_KEYS, st.players[0]),
         (state.Area, state.AREA_KEYS, st.players[0].areas[0]),
         (state.Turn, state.TURN_KEYS, st.turn),
+        (state.Forest, state.FOREST_KEYS, st.forest),
     )
     for record, keys, sample in samples:
         assert [f.name for f in fields(record)] == list(keys), record.__name__

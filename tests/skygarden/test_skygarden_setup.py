@@ -21,9 +21,11 @@ def test_board_setup_steps_3_to_12(players: int) -> None:
     assert letters == Counter(D.MS_DRAW)
     assert len(set(st.milestone_tiles)) == 9
     assert st.bonus_birds == [1] * D.NREG
-    assert len(st.forest["chips"]) == 2
-    for code, bird in st.forest["chips"]:
-        assert code < D.NREG and bird == code  # green chip with its bird from the supply
+    assert len(st.forest.chips) == 2
+    for chip in st.forest.chips:
+        assert (
+            chip.chip_bird < D.NREG and chip.bird == chip.chip_bird
+        )  # green chip with its bird from the supply
     track = st.track
     assert len(track) == 19
     assert sum(1 for c in track if c < D.BLUE_BASE) == 14
@@ -32,7 +34,7 @@ def test_board_setup_steps_3_to_12(players: int) -> None:
     ]
     assert [c for c in track if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + 1]
     greens = Counter(c for c in track if c < D.BLUE_BASE) + Counter(
-        c for c, _ in st.forest["chips"]
+        c.chip_bird for c in st.forest.chips
     )
     assert greens == Counter(D.GREEN)
     assert st.special_left == list(D.SPECIAL_TOKENS)
@@ -64,8 +66,8 @@ def test_player_setup_steps_13_to_21(players: int) -> None:
         assert p.event_card == -1
     assert len(set(dealt)) == len(dealt)
     assert len({p.setup_card for p in st.players}) == players
-    assert st.forest["trees"] == D.TREES_TOTAL - players
-    assert st.forest["nests"] == D.NESTS_TOTAL - players
+    assert st.forest.trees == D.TREES_TOTAL - players
+    assert st.forest.nests == D.NESTS_TOTAL - players
 
 
 @pytest.mark.parametrize("players", [1, 3, 4])

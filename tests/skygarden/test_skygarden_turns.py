@@ -103,8 +103,8 @@ def test_round_end_next_round_preparation_and_order() -> None:
     back to the bag, the next round's orange chip comes in, the round marker advances,
     and the bottom Standby token starts."""
     st = started(3, seed=4)
-    chip_birds = [b for _, b in st.forest["chips"] if b >= 0]
-    loose_before = list(st.forest["birds"])
+    chip_birds = [c.bird for c in st.forest.chips if c.bird >= 0]
+    loose_before = list(st.forest.birds)
     _place_tokens(st, [6, 2, 9])
     _advance(st)
     act(st, 1, "enter_standby")
@@ -114,7 +114,7 @@ def test_round_end_next_round_preparation_and_order() -> None:
     loose = list(loose_before)
     for bird in chip_birds:
         loose[bird] += 1
-    assert st.forest["birds"] == loose
+    assert st.forest.birds == loose
     assert [c for c in st.track if c >= D.ORANGE_BASE] == [D.ORANGE_BASE + 2]
     assert all(p.track_space == 0 and not p.finished_round for p in st.players)
     assert st.turn.seat == 1  # it took the 1st Standby space

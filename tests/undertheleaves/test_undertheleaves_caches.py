@@ -1,8 +1,8 @@
 """The engine's shortcuts give exactly what the plain computations give.
 
 Boards grown tile by tile equal boards built at once; the lone-option shortcut
-of ``resolve`` equals the general algorithm; the decode and board memos hand
-out independent copies; cached actions are shared but legal lists are not.
+of ``resolve`` equals the general algorithm; decode parses afresh and the board
+memo hands out independent copies; cached actions are shared but legal lists are not.
 """
 
 from undertheleaves_builder import ENGINE, play_legal, random_decisions

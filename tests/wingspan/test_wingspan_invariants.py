@@ -11,25 +11,25 @@ from services.wingspan.rules.state import P_PLACE
 
 
 def _check(s, deck_size, bonus_size):
-    n = s.n
+    n = s.players
     boards = [b for p in range(n) for row in s.rows[p] for b in row]
     assert len(boards) == len(set(boards))
     for p in range(n):
         assert all(len(row) <= 5 for row in s.rows[p])
-        assert s.neggs[p] == sum(s.eggs[b] for row in s.rows[p] for b in row)
+        assert s.eggs_by_seat[p] == sum(s.eggs[b] for row in s.rows[p] for b in row)
         assert all(f >= 0 for f in s.food[p])
     for b in boards:
         assert 0 <= s.eggs[b] <= LIMIT[b]
     limbo = [t.bird for t in s.stack if t.code == P_PLACE]
     cards = (
-        list(s.deck)
-        + list(s.discard)
+        list(s.bird_deck)
+        + list(s.bird_discard)
         + list(s.tray)
         + [b for h in s.hands for b in h]
         + boards
         + list(s.draft)
         + limbo
-        + [b for d in s.sdeal for b in d]
+        + [b for d in s.setup_birds for b in d]
     )
     assert len(cards) == len(set(cards))
     assert len(cards) + sum(s.tucked) == deck_size
@@ -37,11 +37,11 @@ def _check(s, deck_size, bonus_size):
     # official rule: the feeder is rolled again the moment its last die is taken
     assert 1 <= len(s.feeder) <= 5
     bonus = (
-        list(s.bdeck)
-        + list(s.bdiscard)
-        + [k for b in s.bonus for k in b]
-        + list(s.boffer)
-        + [k for d in s.sbonus for k in d]
+        list(s.bonus_deck)
+        + list(s.bonus_discard)
+        + [k for b in s.bonus_cards for k in b]
+        + list(s.bonus_offer)
+        + [k for d in s.setup_bonus for k in d]
     )
     assert sorted(bonus) == sorted(set(bonus)) and len(bonus) == bonus_size
 

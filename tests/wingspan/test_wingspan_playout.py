@@ -10,7 +10,6 @@ from services.core.engine import Action, IllegalAction, OptionError, Rng
 from services.core.engine.playout import random_playout
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import NAME
-from services.wingspan.rules.state import D_TURN
 
 E = ENGINE
 VARIANTS = [
@@ -44,7 +43,7 @@ def test_random_games_reach_the_end(players, seed):
         assert seat_score.tiebreak == (sum(state.food[seat_score.seat]),)
     assert min(s.rank for s in board.seats) == 1
     # 26 action cubes per player were used: 8 + 7 + 6 + 5
-    assert state.round == 4 and all(r for r in state.gscore)
+    assert state.round == 4 and all(r for r in state.goal_points)
     with pytest.raises(IllegalAction) as err:
         E.apply(state, 0, Action("take_action", (("habitat", "HABITAT_FOREST"),)))
     assert err.value.reason == "WINGSPAN_OVER"
@@ -60,7 +59,8 @@ def test_each_player_takes_26_turns():
         seat = seats[chooser.below(len(seats))]
         acts = E.legal(state, seat)
         a = acts[chooser.below(len(acts))]
-        if a.kind in ("take_action",) or (a.kind == "play_bird" and state.stack[-1].code == D_TURN):
+        turn = E.view(state, None)["decision"]["kind"] == "DECISION_KIND_TURN"
+        if a.kind in ("take_action",) or (a.kind == "play_bird" and turn):
             turns[seat] += 1
         E.apply(state, seat, a)
     assert turns == [26, 26, 26]
@@ -186,19 +186,19 @@ def test_views_never_leak_hidden_information():
     """Hands, bonus cards, setup choices, deck order and the generator stay secret."""
 
     def check(state):
-        n = state.n
+        n = state.players
         for viewer in [None, *range(n)]:
             view = E.view(state, viewer)
             text = json.dumps(view)
             assert str(state.rng.state) not in text
             shown = _birds_in(view, set())
-            hidden = set(state.deck)
+            hidden = set(state.bird_deck)
             for p in range(n):
                 if p != viewer:
                     hidden.update(state.hands[p])
-                    hidden.update(state.sdeal[p])
+                    hidden.update(state.setup_birds[p])
             assert not (shown & hidden)
-            assert view["deck_count"] == len(state.deck)
+            assert view["deck_count"] == len(state.bird_deck)
             for p, pv in enumerate(view["players"]):
                 if p != viewer:
                     assert pv["hand"] == [] and pv["setup_birds"] == []
@@ -208,7 +208,7 @@ def test_views_never_leak_hidden_information():
                         assert pv["score_breakdown"][1]["points"] == 0
                 else:
                     assert [c["bird"] for c in pv["hand"]] == state.hands[p]
-                    assert len(pv["bonus_cards"]) == len(state.bonus[p])
+                    assert len(pv["bonus_cards"]) == len(state.bonus_cards[p])
 
     _walk_views(3, 12, check)
 
@@ -218,7 +218,7 @@ def test_secret_actions_have_public_labels():
     for seat in (0, 1):
         for a in E.legal(state, seat):
             assert a.secret and a.public_label and a.label
-            for b in state.sdeal[seat]:
+            for b in state.setup_birds[seat]:
                 assert NAME[b] not in a.public_label
 
 

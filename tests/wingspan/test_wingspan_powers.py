@@ -293,7 +293,7 @@ def test_every_bird_has_an_implemented_and_tested_power():
 def test_gain_food_supply(name):
     b = _b(name)
     s = _state(name)
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     if COLOR[b] == BROWN:
         put(s, 0, b)
         activate(s, 0, b)
@@ -309,7 +309,7 @@ def test_gain_food_supply(name):
 def test_all_players_gain_food_supply(name):
     b = _b(name)
     s = _state(name, n=3)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     put(s, 0, b)
     activate(s, 0, b)
     assert kinds(s) == ["use_power", "decline"]
@@ -325,7 +325,7 @@ def test_all_players_gain_food_supply(name):
 def test_gain_food_feeder(name):
     b = _b(name)
     s = _state(name)
-    mask, may_cache = PARAMS[b]
+    mask, may_cache = PARAMS[b].food_mask, PARAMS[b].may_cache
     foods = [f for f in range(5) if mask >> f & 1]
     # one die of each wanted food plus a non-matching fish (or fruit) die
     other = 2 if 2 not in foods else 3
@@ -344,7 +344,7 @@ def test_gain_food_feeder(name):
     )
     if may_cache:
         pick(s, arg_is("take_die", cache=True))
-        assert s.cache[b] == 1 and sum(s.food[0]) == 0
+        assert s.cached_food[b] == 1 and sum(s.food[0]) == 0
     else:
         pick(s, arg_is("take_die", cache=False))
         assert sum(s.food[0]) == 1 and s.food[0][foods[0]] == 1
@@ -359,7 +359,7 @@ def test_gain_food_feeder(name):
 def test_gain_all_of_type_feeder(name):
     b = _b(name)
     s = _state(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     # fish, fish, inv/seed, rodent, invertebrate
     s.feeder = [2, 2, 5, 4, 0]
     play(s, 0, b)
@@ -377,7 +377,7 @@ def test_gain_all_of_type_feeder_may_reroll(name, feeder):
     dice are then taken from the rerolled feeder."""
     b = _b(name)
     s = _state(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     s.feeder = list(feeder)
     play(s, 0, b)
     assert kinds(s, 0) == ["use_power", "reroll_feeder"]
@@ -400,7 +400,7 @@ def test_gain_all_of_type_feeder_without_reroll(name):
     """Keeping the alike dice: all of them are taken when they are the food
     (and the emptied feeder is rolled at once), none when they are not."""
     b = _b(name)
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     for feeder, got in (([f, f], 2), ([3, 3], 0)):
         s = _state(name)
         s.feeder = list(feeder)
@@ -436,7 +436,7 @@ def test_cache_food_supply(name):
     s = _state(name)
     put(s, 0, b)
     activate(s, 0, b)
-    assert s.cache[b] == 1 and sum(s.food[0]) == 0 and at_turn(s, 0)
+    assert s.cached_food[b] == 1 and sum(s.food[0]) == 0 and at_turn(s, 0)
 
 
 @pytest.mark.parametrize("name", BIRDS["trade_food_supply"])
@@ -472,7 +472,7 @@ def test_lay_egg(name):
     b = _b(name)
     s = _state(name)
     put(s, 0, b)
-    if PARAMS[b][0]:  # on this bird
+    if PARAMS[b].on_this_bird:  # on this bird
         activate(s, 0, b)
         assert s.eggs[b] == 1 and at_turn(s, 0)
         s.eggs[b] = LIMIT[b]
@@ -483,14 +483,14 @@ def test_lay_egg(name):
         activate(s, 0, b)
         assert sorted(kinds(s)) == ["lay_egg", "lay_egg"]
         pick(s, arg_is("lay_egg", bird=other))
-        assert s.eggs[other] == 1 and s.eggs[b] == 0 and s.neggs[0] == 1
+        assert s.eggs[other] == 1 and s.eggs[b] == 0 and s.eggs_by_seat[0] == 1
 
 
 @pytest.mark.parametrize("name", BIRDS["lay_egg_each_nest_type"])
 def test_lay_egg_each_nest_type(name):
     b = _b(name)
     s = _state(name)
-    nest = PARAMS[b][0]
+    nest = PARAMS[b].nest
     hb = HABS[b][0]
     away = [x for x in range(170) if hb not in HABS[x] and LIMIT[x] > 1]
     same = next(x for x in away if NEST[x] == nest)
@@ -508,7 +508,7 @@ def test_lay_egg_each_nest_type(name):
 def test_all_players_lay_egg_nest_type(name):
     b = _b(name)
     s = _state(name)
-    nest = PARAMS[b][0]
+    nest = PARAMS[b].nest
     ok = cards.NEST_OK[nest]
     nests = [x for x in range(170) if ok[x] and LIMIT[x] > 1 and x != b]
     a1, a2, o1 = nests[0], nests[1], nests[2]
@@ -535,7 +535,7 @@ def test_all_players_lay_egg_nest_type(name):
 def test_draw_cards(name):
     b = _b(name)
     s = _state(name)
-    count = PARAMS[b][0]
+    count = PARAMS[b].count
     if COLOR[b] == BROWN:
         put(s, 0, b)
         activate(s, 0, b)
@@ -552,7 +552,7 @@ def test_draw_cards(name):
 def test_draw_cards_discard_end_of_turn(name):
     b = _b(name)
     s = _state(name)
-    count = PARAMS[b][0]
+    count = PARAMS[b].count
     put(s, 0, b)
     activate(s, 0, b)
     pick(s, "use_power")
@@ -571,7 +571,7 @@ def test_draw_cards_discard_end_of_turn(name):
 def test_all_players_draw_card(name):
     b = _b(name)
     s = _state(name, n=4)
-    top = list(reversed(s.deck[-4:]))
+    top = list(reversed(s.bird_deck[-4:]))
     put(s, 0, b)
     activate(s, 0, b)
     pick(s, "use_power")
@@ -582,7 +582,7 @@ def test_all_players_draw_card(name):
 def test_draft_players_plus_one(name):
     b = _b(name)
     s = _state(name, n=3)
-    top = list(reversed(s.deck[-4:]))
+    top = list(reversed(s.bird_deck[-4:]))
     play(s, 0, b)
     assert s.draft == top
     assert E.view(s, 2)["draft"][0]["bird"] == top[0]
@@ -598,15 +598,15 @@ def test_draft_players_plus_one(name):
 def test_draw_bonus_keep_one(name):
     b = _b(name)
     s = _state(name)
-    offered = list(reversed(s.bdeck[-2:]))
-    discards = len(s.bdiscard)
+    offered = list(reversed(s.bonus_deck[-2:]))
+    discards = len(s.bonus_discard)
     play(s, 0, b)
     acts = E.legal(s, 0)
     assert [a.arg("bonus") for a in acts] == offered and all(a.secret for a in acts)
     assert E.view(s, 1)["players"][0]["bonus_offer"] == []
     assert len(E.view(s, 0)["players"][0]["bonus_offer"]) == 2
     pick(s, arg_is("keep_bonus", bonus=offered[1]), 0)
-    assert s.bonus[0] == [offered[1]] and len(s.bdiscard) == discards + 1
+    assert s.bonus_cards[0] == [offered[1]] and len(s.bonus_discard) == discards + 1
 
 
 @pytest.mark.parametrize("name", BIRDS["draw_all_tray"])
@@ -623,7 +623,7 @@ def test_draw_all_tray(name):
 def test_discard_egg_for_reward(name):
     b = _b(name)
     s = _state(name)
-    other_only, reward, count = PARAMS[b]
+    other_only, reward, count = PARAMS[b].others_only, PARAMS[b].reward, PARAMS[b].count
     put(s, 0, b, eggs=1)
     other = put(s, 0, "Mallard", "wetland" if HABS[b][0] != 2 else "forest", eggs=1)
     if HABS[b][0] == 2:
@@ -651,22 +651,22 @@ def test_discard_egg_for_reward(name):
 def test_discard_food_tuck_from_deck(name):
     b = _b(name)
     s = _state(name)
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     put(s, 0, b)
     activate(s, 0, b)
     assert at_turn(s, 0)  # no such food: nothing to ask
     s.food[0][f] = 1
-    deck = len(s.deck)
+    deck = len(s.bird_deck)
     activate(s, 0, b)
     pick(s, "use_power")
-    assert s.tucked[b] == count and s.food[0][f] == 0 and len(s.deck) == deck - count
+    assert s.tucked[b] == count and s.food[0][f] == 0 and len(s.bird_deck) == deck - count
 
 
 @pytest.mark.parametrize("name", BIRDS["tuck_from_hand_then"])
 def test_tuck_from_hand_then(name):
     b = _b(name)
     s = _state(name, **{})
-    reward, mask = PARAMS[b]
+    reward, mask = PARAMS[b].reward, PARAMS[b].food_mask
     put(s, 0, b)
     other = put(s, 0, "Trumpeter Swan", "wetland") if HABS[b][0] != 2 else None
     if other is None:
@@ -703,7 +703,7 @@ def test_tuck_from_hand_then(name):
 def test_predator_roll_dice_cache(name, in_feeder):
     b = _b(name)
     s = _state(name)
-    target = PARAMS[b][0]
+    target = PARAMS[b].food
     vulture = put(s, 1, "Turkey Vulture")
     s.feeder = [0] * in_feeder
     put(s, 0, b)
@@ -712,11 +712,11 @@ def test_predator_roll_dice_cache(name, in_feeder):
     predict = Rng(s.rng.state)
     hit = any(predict.below(6) == target for _ in range(5 - in_feeder))
     pick(s, "use_power")
-    assert s.cache[b] == (1 if hit else 0)
+    assert s.cached_food[b] == (1 if hit else 0)
     if hit:  # success triggers the opponent's pink power, asked out of turn
         assert E.to_act(s) == [1]
         pick(s, "decline", 1)
-        assert s.pused[vulture] == 0
+        assert s.pink_used[vulture] == 0
     assert at_turn(s, 0)
 
 
@@ -732,7 +732,7 @@ def test_predator_roll_dice_hits_and_misses():
         put(s, 0, b)
         activate(s, 0, b)
         pick(s, "use_power")
-        hits.add(s.cache[b])
+        hits.add(s.cached_food[b])
     assert hits == {0, 1}
 
 
@@ -740,19 +740,19 @@ def test_predator_roll_dice_hits_and_misses():
 def test_predator_look_tuck(name):
     b = _b(name)
     s = _state(name)
-    limit = PARAMS[b][0]
+    limit = PARAMS[b].wingspan_below
     small = next(x for x in range(170) if WINGSPAN[x] < limit and x not in s.tray and x != b)
     large = next(x for x in range(170) if WINGSPAN[x] >= limit and x not in s.tray and x != b)
     put(s, 0, b)
     for card, tucked in ((small, 1), (large, 0)):
-        s.deck.remove(card)
-        s.deck.append(card)
-        discards = len(s.discard)
+        s.bird_deck.remove(card)
+        s.bird_deck.append(card)
+        discards = len(s.bird_discard)
         activate(s, 0, b)
         pick(s, "use_power")
         assert s.tucked[b] == 1
         if not tucked:
-            assert s.discard[-1] == card and len(s.discard) == discards + 1
+            assert s.bird_discard[-1] == card and len(s.bird_discard) == discards + 1
 
 
 # ---------------------------------------------------------- board conditions
@@ -760,7 +760,7 @@ def test_predator_look_tuck(name):
 def test_fewest_birds_in_habitat_reward(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, reward = PARAMS[b]
+    reward = PARAMS[b].reward
     put(s, 0, b)  # seat 0 has 1 bird in that habitat
     put(s, 1, "Wild Turkey", "grassland")  # seat 1 and 2 have none there
     s.feeder = [0, 1, 2, 3, 4]
@@ -784,13 +784,13 @@ def test_move_if_rightmost(name):
     s = _state(name)
     h0 = HABS[b][0]
     put(s, 0, b, h0, eggs=1)
-    s.cache[b] = 1
+    s.cached_food[b] = 1
     activate(s, 0, b)
     dests = [a.arg("habitat") for a in E.legal(s, 0) if a.kind == "move_bird"]
     assert len(dests) == len(HABS[b]) - 1 and "decline" in kinds(s)
     a = pick(s, "move_bird")
     h1 = cards.HAB_IDX[a.arg("habitat")]
-    assert s.rows[0][h1] == [b] and s.rows[0][h0] == [] and s.eggs[b] == 1 and s.cache[b] == 1
+    assert s.rows[0][h1] == [b] and s.rows[0][h0] == [] and s.eggs[b] == 1 and s.cached_food[b] == 1
     # not the rightmost bird: no move offered
     other = next(x for x in range(170) if h1 in HABS[x] and COLOR[x] == cards.COLOR_NONE)
     put(s, 0, other, h1)
@@ -803,7 +803,7 @@ def test_move_if_rightmost(name):
 def test_play_additional_bird(name):
     b = _b(name)
     s = _state(name)
-    hab = PARAMS[b][0]
+    hab = PARAMS[b].habitat
     h = HABS[b][0] if hab < 0 else hab
     second = next(x for x in range(170) if h in HABS[x] and cards.MODE[x] == cards.MODE_NONE)
     spare = next(k for k in range(3) if k not in (h, HABS[b][0]))
@@ -816,7 +816,7 @@ def test_play_additional_bird(name):
     assert acts[0].arg("habitat") == "HABITAT_" + cards.HAB_NAMES[h].upper()
     pick(s, "play_bird", 0)
     assert second in s.rows[0][h] and second not in s.hands[0]
-    assert s.cubes[0] == 7  # the extra bird costs no cube
+    assert s.cubes_left[0] == 7  # the extra bird costs no cube
 
 
 @pytest.mark.parametrize("name", BIRDS["repeat_brown_power"])
@@ -830,7 +830,7 @@ def test_repeat_brown_power(name):
     targets = [a.arg("bird") for a in E.legal(s, 0) if a.kind == "repeat_power"]
     assert targets == [chickadee]  # not itself, not another repeat power
     pick(s, "repeat_power")
-    assert s.cache[chickadee] == 1 and s.cache[b] == 0 and s.cache[crow] == 0
+    assert s.cached_food[chickadee] == 1 and s.cached_food[b] == 0 and s.cached_food[crow] == 0
 
 
 @pytest.mark.parametrize("name", BIRDS["repeat_predator_power"])
@@ -846,7 +846,7 @@ def test_repeat_predator_power(name):
     predict = Rng(s.rng.state)
     hit = any(predict.below(6) == 2 for _ in range(4))
     pick(s, "repeat_power")
-    assert s.cache[pred] == (1 if hit else 0) and s.cache[b] == 0
+    assert s.cached_food[pred] == (1 if hit else 0) and s.cached_food[b] == 0
 
 
 # ------------------------------------------------------------------------ pink
@@ -854,7 +854,7 @@ def test_repeat_predator_power(name):
 def test_pink_on_lay_eggs_lay_egg(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, nest, excl = PARAMS[b]
+    nest, excl = PARAMS[b].nest, PARAMS[b].exclude_this
     ok = cards.NEST_OK[nest]
     target = next(x for x in range(170) if ok[x] and LIMIT[x] > 1 and x != b)
     wrong = next(x for x in range(170) if not ok[x] and LIMIT[x] > 1)
@@ -871,7 +871,7 @@ def test_pink_on_lay_eggs_lay_egg(name):
     assert (b in options) == (not excl and ok[b] and LIMIT[b] > 0)
     assert "decline" in kinds(s, 2)
     pick(s, arg_is("lay_egg", bird=target), 2)
-    assert s.eggs[target] == 1 and s.pused[b] == 1 and at_turn(s, 1)
+    assert s.eggs[target] == 1 and s.pink_used[b] == 1 and at_turn(s, 1)
 
 
 def test_pink_power_once_between_turns():
@@ -886,13 +886,13 @@ def test_pink_power_once_between_turns():
         pick(s, "lay_egg", 0)
     assert E.to_act(s) == [2]
     pick(s, arg_is("lay_egg", bird=bowl), 2)
-    assert s.pused[cuckoo] == 1
+    assert s.pink_used[cuckoo] == 1
     # seat 1 lays eggs too: the cuckoo is spent until seat 2's turn
     pick(s, arg_is("take_action", habitat="HABITAT_GRASSLAND"), 1)
     while E.to_act(s) == [1]:
         pick(s, "lay_egg", 1)
     assert at_turn(s, 2)
-    assert s.pused[cuckoo] == 0  # reset as its owner's turn begins
+    assert s.pink_used[cuckoo] == 0  # reset as its owner's turn begins
 
 
 def _back_to_seat0(s):
@@ -900,14 +900,14 @@ def _back_to_seat0(s):
     s.turn = 0
     assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
     s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
-    s.dec += 1
+    s.decisions += 1
 
 
 @pytest.mark.parametrize("name", BIRDS["pink_on_play_bird_in_habitat"])
 def test_pink_on_play_bird_in_habitat(name):
     b = _b(name)
     s = _state(name, n=3)
-    _, hab, reward, f = PARAMS[b]
+    hab, reward, f = PARAMS[b].habitat, PARAMS[b].reward, PARAMS[b].food
     put(s, 2, b)
     other_hab = (hab + 1) % 3
     quiet = [x for x in range(170) if COLOR[x] in (BROWN, cards.COLOR_NONE)]
@@ -915,19 +915,19 @@ def test_pink_on_play_bird_in_habitat(name):
     right = next(x for x in quiet if hab in HABS[x] and x != wrong)
     hand(s, 2, "Mallard")
     play(s, 0, wrong, other_hab)
-    assert at_turn(s, 1) and s.pused[b] == 0 and s.food[2] == [0] * 5
+    assert at_turn(s, 1) and s.pink_used[b] == 0 and s.food[2] == [0] * 5
     _back_to_seat0(s)
     play(s, 0, right, hab)
     assert E.to_act(s) == [2]  # asked out of turn
     if reward == cards.RW_FOOD:
         assert kinds(s, 2) == ["use_power", "decline"]
         pick(s, "use_power", 2)
-        assert s.food[2][f] == 1 and s.pused[b] == 1
+        assert s.food[2][f] == 1 and s.pink_used[b] == 1
     else:
         assert E.to_act(s) == [2]
         assert kinds(s, 2) == ["tuck_card", "decline"]
         pick(s, "tuck_card", 2)
-        assert s.tucked[b] == 1 and s.hands[2] == [] and s.pused[b] == 1
+        assert s.tucked[b] == 1 and s.hands[2] == [] and s.pink_used[b] == 1
     assert at_turn(s, 1)
 
 
@@ -939,21 +939,21 @@ def test_pink_on_gain_food_rodent_cache(name):
     s.feeder = [0, 1, 4]
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
     pick(s, arg_is("take_die", food="FOOD_SEED"), 0)
-    assert s.cache[b] == 0  # no rodent gained
+    assert s.cached_food[b] == 0  # no rodent gained
     _back_to_seat0(s)
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
     pick(s, arg_is("take_die", food="FOOD_RODENT"), 0)
     assert E.to_act(s) == [2]  # asked out of turn
     pick(s, "use_power", 2)
-    assert s.cache[b] == 1 and s.pused[b] == 1 and at_turn(s, 1)
+    assert s.cached_food[b] == 1 and s.pink_used[b] == 1 and at_turn(s, 1)
     # declining does not use it: the next trigger asks again
     _back_to_seat0(s)
-    s.pused[b] = 0
+    s.pink_used[b] = 0
     s.feeder = [4, 4, 1]
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
     pick(s, arg_is("take_die", food="FOOD_RODENT"), 0)
     pick(s, "decline", 2)
-    assert s.cache[b] == 1 and s.pused[b] == 0
+    assert s.cached_food[b] == 1 and s.pink_used[b] == 0
 
 
 @pytest.mark.parametrize("name", BIRDS["pink_on_predator_success_gain_die"])
@@ -972,7 +972,7 @@ def test_pink_on_predator_success_gain_die(name):
         assert E.to_act(s) == [1]
         assert sorted(kinds(s, 1)) == ["decline", "take_die", "take_die"]
         pick(s, arg_is("take_die", food="FOOD_FRUIT"), 1)
-        assert s.food[1][3] == 1 and s.pused[b] == 1 and s.feeder == [0]
+        assert s.food[1][3] == 1 and s.pink_used[b] == 1 and s.feeder == [0]
         assert at_turn(s, 0)
         return
     raise AssertionError("no seed gave a successful hunt")

@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from wingspan_helpers import E, activate, arg_is, at_turn, bird, food, fresh, hand, kinds, pick, put
+from wingspan_helpers import (
+    E,
+    activate,
+    arg_is,
+    at_turn,
+    bird,
+    decision,
+    food,
+    fresh,
+    hand,
+    kinds,
+    pick,
+    put,
+)
 
 from services.core.engine import IllegalAction
 from services.core.engine.rng import Rng
@@ -19,7 +32,7 @@ from services.wingspan.rules.cards import (
     POWERFUL,
 )
 from services.wingspan.rules.payment import affordable, payments
-from services.wingspan.rules.state import D_DRAW, D_LAY_EGG, D_TAKE_DIE, D_TURN, P_END_TURN
+from services.wingspan.rules.state import D_TURN, P_END_TURN
 from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 
@@ -35,8 +48,8 @@ def test_setup_common_area():
     s = E.setup(4, {}, 3)
     assert len(s.tray) == 3 and len(s.feeder) == 5 and all(0 <= f < 6 for f in s.feeder)
     assert len(s.goals) == 4 and len({GOAL_TILE[g] for g in s.goals}) == 4
-    assert len(s.deck) == N_BASE - 3 - 4 * 5
-    assert s.opts["goal_side"] == "green"
+    assert len(s.bird_deck) == N_BASE - 3 - 4 * 5
+    assert s.options["goal_side"] == "green"
     view = E.view(s, None)
     assert view["goal_side"] == "GOAL_SIDE_GREEN" and len(view["goals"]) == 4
     assert view["phase"] == "PHASE_SETUP" and view["to_act"] == [0, 1, 2, 3]
@@ -59,7 +72,7 @@ def test_setup_is_simultaneous_and_secret():
     assert E.to_act(s) == [0, 1, 2]
     acts = E.legal(s, 1)
     assert len(acts) == 32 and all(a.kind == "keep_birds" and a.secret for a in acts)
-    dealt = list(s.sdeal[1])
+    dealt = list(s.setup_birds[1])
     keep = next(a for a in acts if len(a.arg("birds")) == 3)
     E.apply(s, 1, keep)
     assert E.to_act(s) == [0, 1, 2]  # seat 1 now picks food: C(5, 2) = 10 ways
@@ -78,11 +91,11 @@ def test_setup_is_simultaneous_and_secret():
             E.apply(s, seat, E.legal(s, seat)[-1])
     assert s.phase == 1
     assert sorted(s.hands[1]) == sorted(keep.arg("birds"))
-    assert sum(s.food[1]) == 2 and s.bonus[1] == [bonus_acts[1].arg("bonus")]
-    assert set(dealt) - set(keep.arg("birds")) <= set(s.discard)
+    assert sum(s.food[1]) == 2 and s.bonus_cards[1] == [bonus_acts[1].arg("bonus")]
+    assert set(dealt) - set(keep.arg("birds")) <= set(s.bird_discard)
     # keeping all 5 birds keeps no food; keeping none keeps all 5 foods
     assert len(s.hands[0]) == 5 and sum(s.food[0]) == 0
-    assert E.to_act(s) == [s.first] and s.cubes == [8, 8, 8]
+    assert E.to_act(s) == [s.first_player] and s.cubes_left == [8, 8, 8]
 
 
 def test_setup_keep_no_bird_keeps_every_food():
@@ -93,7 +106,7 @@ def test_setup_keep_no_bird_keeps_every_food():
     for seat, keep in ((0, 0), (1, 5)):
         birds = next(a for a in E.legal(s, seat) if len(a.arg("birds")) == keep)
         E.apply(s, seat, birds)
-        assert s.sstage[seat] == 1
+        assert s.setup_stage[seat] == 1
         (only,) = E.legal(s, seat)
         assert only.kind == "keep_food" and len(only.arg("foods")) == 5 - keep
         E.apply(s, seat, only)
@@ -127,11 +140,11 @@ def test_play_bird_habitat_and_columns():
     assert "play_bird" not in kinds(s, 0)
     swan = s.rows[0][2][0]
     s.eggs[swan] = 1
-    s.neggs[0] = 1
-    s.dec += 1
+    s.eggs_by_seat[0] = 1
+    s.decisions += 1
     pick(s, "play_bird", 0)
     assert s.rows[0][2] == [swan, b] and s.eggs[swan] == 0 and s.food[0] == [0] * 5
-    assert s.cubes[0] == 7 and at_turn(s, 1)
+    assert s.cubes_left[0] == 7 and at_turn(s, 1)
 
 
 @pytest.mark.parametrize(("column", "eggs"), [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2)])
@@ -144,7 +157,7 @@ def test_egg_cost_by_column(column, eggs):
     hand(s, 0, "Trumpeter Swan")
     food(s, 0, seed=3, fish=3, fruit=3)
     pick(s, arg_is("play_bird", bird=bird("Trumpeter Swan")), 0)
-    while s.stack[-1].seat == 0 and s.stack[-1].code != D_TURN:
+    while decision(s)[1] == 0 and not at_turn(s, 0):
         pick(s, lambda a: True, 0)
     assert s.eggs[egg_bird] == 5 - eggs
 
@@ -215,9 +228,9 @@ def test_gain_food_amounts_and_bonus(birds, base, bonus):
     if bonus:
         assert sorted(kinds(s, 0)) == ["decline", "discard_card"]
         pick(s, "discard_card", 0)
-        assert card in s.discard
+        assert card in s.bird_discard
     taken = 0
-    while s.stack[-1].code == D_TAKE_DIE and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_TAKE_DIE", 0):
         pick(s, "take_die", 0)
         taken += 1
     assert taken == base + (1 if bonus else 0)
@@ -318,7 +331,7 @@ def test_predator_never_rolls_five_dice_against_an_empty_feeder():
         pick(s, "take_die", 0)
         assert len(s.feeder) == 5
         pick(s, "use_power", 0)
-        hits += s.cache[owl]
+        hits += s.cached_food[owl]
     assert hits == 0
 
 
@@ -343,7 +356,7 @@ def test_lay_eggs_amounts_and_bonus(birds, base, bonus):
         assert s.food[0] == [0] * 5
     capacity = sum(LIMIT[b] for row in s.rows[0] for b in row)
     laid = 0
-    while s.stack[-1].code == D_LAY_EGG and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_LAY_EGG", 0):
         pick(s, "lay_egg", 0)
         laid += 1
     assert laid == min(capacity, base + (1 if bonus else 0))
@@ -375,7 +388,7 @@ def test_draw_cards_amounts_and_bonus(birds, base, bonus):
         pick(s, "pay_egg", 0)
         assert s.eggs[egg] == 0
     drawn = 0
-    while s.stack[-1].code == D_DRAW and s.stack[-1].seat == 0:
+    while decision(s) == ("DECISION_KIND_DRAW_CARD", 0):
         pick(s, "draw_from_deck" if drawn % 2 else "draw_from_tray", 0)
         drawn += 1
     assert drawn == base + (1 if bonus else 0) == len(s.hands[0])
@@ -406,25 +419,25 @@ def test_tray_is_not_refilled_during_the_turn():
 def test_deck_reshuffles_discard_pile():
     """④: an empty deck is made again from the shuffled discard pile."""
     s = fresh()
-    s.discard.extend(s.deck[:-1])
-    s.deck = s.deck[-1:]
-    total = len(s.discard) + 1
+    s.bird_discard.extend(s.bird_deck[:-1])
+    s.bird_deck = s.bird_deck[-1:]
+    total = len(s.bird_discard) + 1
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     pick(s, "draw_from_deck", 0)
-    assert len(s.deck) == 0
+    assert len(s.bird_deck) == 0
     s.turn = 0
     assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
     s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
-    s.dec += 1
+    s.decisions += 1
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     pick(s, "draw_from_deck", 0)
-    assert s.discard == [] and len(s.deck) == total - 2 - 0
+    assert s.bird_discard == [] and len(s.bird_deck) == total - 2 - 0
 
 
 def test_draw_with_no_cards_anywhere_does_nothing():
     s = fresh()
-    s.deck = []
-    s.discard = []
+    s.bird_deck = []
+    s.bird_discard = []
     s.tray = []
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     assert at_turn(s, 1) and s.hands[0] == []
@@ -439,21 +452,21 @@ def test_brown_powers_right_to_left_after_the_action():
     s.feeder = [3, 3, 4, 4, 4]
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)  # 2 dice (3rd column)
     pick(s, "take_die", 0)
-    assert s.food[0][0] == 0 and s.cache[left] == 0  # powers wait for the action
+    assert s.food[0][0] == 0 and s.cached_food[left] == 0  # powers wait for the action
     pick(s, "take_die", 0)
-    assert s.food[0][0] == 1 and s.cache[left] == 1 and right in s.rows[0][0]
+    assert s.food[0][0] == 1 and s.cached_food[left] == 1 and right in s.rows[0][0]
     assert at_turn(s, 1)
 
 
 def test_optional_brown_power_can_be_declined():
     s = fresh()
     hawk = put(s, 0, "Red-Tailed Hawk", "forest")
-    deck = len(s.deck)
+    deck = len(s.bird_deck)
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
     pick(s, "take_die", 0)
     assert kinds(s, 0) == ["use_power", "decline"]
     pick(s, "decline", 0)
-    assert s.tucked[hawk] == 0 and len(s.deck) == deck and at_turn(s, 1)
+    assert s.tucked[hawk] == 0 and len(s.bird_deck) == deck and at_turn(s, 1)
 
 
 # ----------------------------------------------------------------- round end
@@ -472,15 +485,15 @@ def test_round_end():
     s = fresh(2, 4)
     tray = list(s.tray)
     _finish_turns(s, 15)
-    assert s.round == 0 and s.cubes == [0, 1]
+    assert s.round == 0 and s.cubes_left == [0, 1]
     _finish_turns(s, 1)
-    assert s.round == 1 and s.cubes == [7, 7] and s.first == 1 and at_turn(s, 1)
-    assert s.gscore[0] == [0, 0] and s.gcount[0] == [0, 0]
-    assert not set(tray) & set(s.tray) and set(tray) <= set(s.discard)
+    assert s.round == 1 and s.cubes_left == [7, 7] and s.first_player == 1 and at_turn(s, 1)
+    assert s.goal_points[0] == [0, 0] and s.goal_counts[0] == [0, 0]
+    assert not set(tray) & set(s.tray) and set(tray) <= set(s.bird_discard)
     _finish_turns(s, 14)
-    assert s.round == 2 and s.cubes == [6, 6] and s.first == 0
+    assert s.round == 2 and s.cubes_left == [6, 6] and s.first_player == 0
     _finish_turns(s, 12)
-    assert s.round == 3 and s.cubes == [5, 5] and s.first == 1
+    assert s.round == 3 and s.cubes_left == [5, 5] and s.first_player == 1
     _finish_turns(s, 10)
     assert E.is_over(s) and E.score(s).final
 
@@ -489,9 +502,9 @@ def test_game_ends_and_final_scoring_categories():
     """得点計算: birds' points, bonus cards, goals, eggs, cached food, tucked cards."""
     s = fresh(2, 4)
     turkey = put(s, 0, "Wild Turkey", "grassland", eggs=2)
-    s.cache[turkey] = 3
+    s.cached_food[turkey] = 3
     s.tucked[turkey] = 4
-    s.bonus[0] = [BONUS_NAME.index("Prairie Manager")]
+    s.bonus_cards[0] = [BONUS_NAME.index("Prairie Manager")]
     _finish_turns(s, 52)
     board = E.score(s)
     cats = board.seats[0].categories
@@ -517,7 +530,7 @@ def test_tie_break_by_remaining_food():
 # ------------------------------------------------------------------- variants
 def test_variant_no_powerful_birds():
     s = E.setup(2, {"no_powerful_birds": True}, 1)
-    cards_in_game = set(s.deck) | set(s.tray) | {b for d in s.sdeal for b in d}
+    cards_in_game = set(s.bird_deck) | set(s.tray) | {b for d in s.setup_birds for b in d}
     assert not cards_in_game & set(POWERFUL) and len(cards_in_game) == N_BASE - 4
     assert {NAME[b] for b in POWERFUL} == {
         "Chihuahuan Raven",
@@ -529,7 +542,7 @@ def test_variant_no_powerful_birds():
 
 def test_variant_no_language_bonus_cards():
     s = E.setup(2, {"no_language_bonus_cards": True}, 1)
-    bonus = set(s.bdeck) | {k for d in s.sbonus for k in d}
+    bonus = set(s.bonus_deck) | {k for d in s.setup_bonus for k in d}
     assert len(bonus) == 22 and not bonus & set(LANGUAGE_BONUS)
     assert {BONUS_NAME[k] for k in LANGUAGE_BONUS} == {
         "Anatomist",
@@ -537,14 +550,14 @@ def test_variant_no_language_bonus_cards():
         "Historian",
         "Photographer",
     }
-    assert len(set(E.setup(2, {}, 1).bdeck)) == 26 - 4
+    assert len(set(E.setup(2, {}, 1).bonus_deck)) == 26 - 4
 
 
 def test_variant_swift_start_deck_has_180_cards():
     s = E.setup(2, {"swift_start": True}, 1)
-    cards_in_game = set(s.deck) | set(s.tray) | {b for d in s.sdeal for b in d}
+    cards_in_game = set(s.bird_deck) | set(s.tray) | {b for d in s.setup_birds for b in d}
     assert len(cards_in_game) == NB == 180
-    assert len(set(E.setup(2, {}, 1).deck)) == N_BASE - 3 - 10
+    assert len(set(E.setup(2, {}, 1).bird_deck)) == N_BASE - 3 - 10
 
 
 def test_variant_blue_goal_side_scores_per_item():
@@ -555,7 +568,7 @@ def test_variant_blue_goal_side_scores_per_item():
     ][:2]:
         put(s, 0, b, "forest")
     _finish_turns(s, 16)
-    assert s.gscore[0] == [2, 0]
+    assert s.goal_points[0] == [2, 0]
 
 
 def test_illegal_action_mid_turn_is_rejected():
@@ -571,4 +584,4 @@ def test_activate_helper_sanity():
     s = fresh()
     b = put(s, 0, "Carolina Chickadee", "forest")
     activate(s, 0, b)
-    assert s.cache[b] == 1 and at_turn(s, 0)
+    assert s.cached_food[b] == 1 and at_turn(s, 0)

@@ -140,7 +140,7 @@ def _board_with(k: int, count: int):
     _place_many(s, 0, chosen)
     filler = next(b for b in other if any(len(s.rows[0][h]) < 5 for h in HABS[b]))
     _place_many(s, 0, [filler])
-    s.bonus[0] = [k]
+    s.bonus_cards[0] = [k]
     return s
 
 
@@ -178,10 +178,10 @@ def test_an_end_position_worked_by_hand():
     goose = put(s, 0, "Canada Goose", "grassland", eggs=2)
     put(s, 0, "Bald Eagle", "wetland", eggs=1)
     put(s, 0, "Mallard", "wetland", eggs=3)
-    s.cache[owl] = 2
+    s.cached_food[owl] = 2
     s.tucked[robin] = 2
     s.tucked[goose] = 4
-    s.bonus[0] = [BONUS_NAME.index("Bird Counter")]
+    s.bonus_cards[0] = [BONUS_NAME.index("Bird Counter")]
     s.phase = 2
     sheet = ENGINE.score(s).seats[0]
     assert sheet.categories == {
@@ -306,9 +306,9 @@ def test_every_goal_on_both_sides(g, side):
     s.goals[1] = g
     score_round_goal(s, 1)
     if side == "green":  # round 2: 5 / 2 / 1
-        assert s.gscore[1] == [2, 1, 0, 5]
+        assert s.goal_points[1] == [2, 1, 0, 5]
     else:
-        assert s.gscore[1] == [3, 1, 0, 5]
+        assert s.goal_points[1] == [3, 1, 0, 5]
 
 
 def test_green_ties_split_rounded_down():

@@ -44,11 +44,11 @@ class TestWingspanService(ServiceContract):
 
     def secret_sequences(self, state: Any, reader: int | None) -> list[list[Any]]:
         """Deck orders, and every other seat's hand and bonus cards."""
-        secrets = [list(state.deck), list(state.bdeck)]
-        for seat in range(state.n):
+        secrets = [list(state.bird_deck), list(state.bonus_deck)]
+        for seat in range(state.players):
             if seat != reader:
                 secrets.append(list(state.hands[seat]))
-                secrets.append(list(state.bonus[seat]))
+                secrets.append(list(state.bonus_cards[seat]))
         return secrets
 
     def test_options_reach_the_engine(self, client: Client) -> None:

@@ -8,7 +8,7 @@ from services.core.engine.contract import Action
 from services.wingspan.rules import ENGINE
 from services.wingspan.rules.cards import BIRD_BY_NAME, FOOD_NAMES, HAB_NAMES, NB
 from services.wingspan.rules.dispatch import advance
-from services.wingspan.rules.state import D_TURN, State
+from services.wingspan.rules.state import State
 from services.wingspan.rules.supply import habitat_of
 from services.wingspan.rules.tasks import ActivateRow, ChooseTurn, EndTurn
 
@@ -27,28 +27,28 @@ def fresh(n: int = 2, seed: int = 1, **options) -> State:
         for seat in E.to_act(s):
             E.apply(s, seat, E.legal(s, seat)[0])
     for p in range(n):
-        s.deck.extend(s.hands[p])
+        s.bird_deck.extend(s.hands[p])
         s.hands[p] = []
         s.food[p] = [0] * 5
         s.rows[p] = [[], [], []]
-        s.bonus[p] = []
-        s.pinks[p] = []
-        s.neggs[p] = 0
+        s.bonus_cards[p] = []
+        s.pink_birds[p] = []
+        s.eggs_by_seat[p] = 0
     s.eggs = [0] * NB
-    s.cache = [0] * NB
+    s.cached_food = [0] * NB
     s.tucked = [0] * NB
-    s.pused = [0] * NB
-    s.first = 0
+    s.pink_used = [0] * NB
+    s.first_player = 0
     s.turn = 0
     s.stack = [EndTurn(0), ChooseTurn(0)]
-    s.dec += 1
+    s.decisions += 1
     advance(s)
     return s
 
 
 def take_from_deck(s: State, b: int) -> None:
     """Remove card ``b`` wherever it is in the deck, tray or discard pile."""
-    for pile in (s.deck, s.tray, s.discard):
+    for pile in (s.bird_deck, s.tray, s.bird_discard):
         if b in pile:
             pile.remove(b)
 
@@ -59,16 +59,16 @@ def put(s: State, seat: int, name: str | int, hab: str | int | None = None, eggs
 
     b = bird(name) if isinstance(name, str) else name
     take_from_deck(s, b)
-    for p in range(s.n):
+    for p in range(s.players):
         if b in s.hands[p]:
             s.hands[p].remove(b)
     h = HABS[b][0] if hab is None else (HAB_NAMES.index(hab) if isinstance(hab, str) else hab)
     s.rows[seat][h].append(b)
     s.eggs[b] = eggs
-    s.neggs[seat] += eggs
+    s.eggs_by_seat[seat] += eggs
     if COLOR[b] == PINK:
-        s.pinks[seat].append(b)
-    s.dec += 1
+        s.pink_birds[seat].append(b)
+    s.decisions += 1
     return b
 
 
@@ -79,13 +79,13 @@ def hand(s: State, seat: int, *names: str | int) -> list[int]:
         take_from_deck(s, b)
         s.hands[seat].append(b)
         out.append(b)
-    s.dec += 1
+    s.decisions += 1
     return out
 
 
 def food(s: State, seat: int, **counts: int) -> None:
     s.food[seat] = [counts.get(f, 0) for f in FOOD_NAMES]
-    s.dec += 1
+    s.decisions += 1
 
 
 def activate(s: State, seat: int, b: int) -> None:
@@ -94,7 +94,7 @@ def activate(s: State, seat: int, b: int) -> None:
     h = habitat_of(s, seat, b)
     assert s.rows[seat][h].index(b) == 0, "activate() needs the bird leftmost"
     s.stack.append(ActivateRow(seat, h, 0))
-    s.dec += 1
+    s.decisions += 1
     advance(s)
 
 
@@ -126,9 +126,16 @@ def top(s: State) -> list:
     return s.stack[-1]
 
 
+def decision(s: State) -> tuple[str, int]:
+    """The pending decision as the engine's view shows it: its kind (the proto
+    enum name, ``"DECISION_KIND_TURN"``) and the seat to decide."""
+    shown = E.view(s, None)["decision"]
+    return shown["kind"], shown["seat"]
+
+
 def at_turn(s: State, seat: int = 0) -> bool:
     """The state waits for ``seat``'s turn choice."""
-    return s.stack[-1].code == D_TURN and s.stack[-1].seat == seat
+    return decision(s) == ("DECISION_KIND_TURN", seat)
 
 
 def play(s: State, seat: int, name: str | int, hab: str | int | None = None) -> int:
@@ -145,7 +152,7 @@ def play(s: State, seat: int, name: str | int, hab: str | int | None = None) -> 
     elif MODE[b] == MODE_OR:
         f[next(i for i in range(5) if COST[b][i])] = 1
     s.food[seat] = f
-    s.dec += 1
+    s.decisions += 1
     h = HABS[b][0] if hab is None else (HAB_NAMES.index(hab) if isinstance(hab, str) else hab)
     pick(s, arg_is("play_bird", bird=b, habitat="HABITAT_" + HAB_NAMES[h].upper()), seat)
     return b
@@ -160,11 +167,11 @@ def owl_decision(seed: int, qualifies: bool) -> State:
 
     s = fresh(2, seed)
     owl = put(s, 0, "Barred Owl", "forest")
-    small = sorted(b for b in s.deck if WINGSPAN[b] < 75)
-    large = sorted(b for b in s.deck if WINGSPAN[b] >= 75)
+    small = sorted(b for b in s.bird_deck if WINGSPAN[b] < 75)
+    large = sorted(b for b in s.bird_deck if WINGSPAN[b] >= 75)
     card = small[seed % len(small)] if qualifies else large[seed % len(large)]
-    s.deck.remove(card)
-    s.deck.append(card)
+    s.bird_deck.remove(card)
+    s.bird_deck.append(card)
     activate(s, 0, owl)
     assert [a.kind for a in E.legal(s, 0)] == ["use_power", "decline"]
     return s

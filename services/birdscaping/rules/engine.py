@@ -109,5 +109,9 @@ class BirdscapingEngine:
         """Inverse of :meth:`encode`."""
         return State.from_dict(jsonstate.loads(data))
 
+    def clone(self, s: State) -> State:
+        """An independent copy (:meth:`State.copy`)."""
+        return s.copy()
+
 
 __all__ = ["BirdscapingEngine", "State"]

@@ -55,13 +55,9 @@ class Action:
     label: str = ""
     secret: bool = False
     public_label: str = ""
-    #: Cache of ``hash(self)`` (0 until first asked): the service looks actions
-    #: up in its wire caches several times each.
+    #: Cache of ``hash(self)`` (0 until first asked): actions are dict keys in
+    #: engines' tables and in the service's codec.
     _hash: int = field(default=0, init=False, repr=False, compare=False)
-    #: Where the service's action codecs keep this action's wire entries
-    #: (codec -> its entry heads, ``convert.ActionCodec.legal_wire``); never compared,
-    #: copied or stored.
-    _wire: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         cached = self._hash
@@ -228,6 +224,13 @@ class Engine(Protocol[S]):
 
     def decode(self, data: bytes) -> S:
         """Inverse of :meth:`encode`."""
+        ...
+
+    def clone(self, state: S) -> S:
+        """An independent copy of ``state``: applying decisions to the copy never
+        changes ``state``, and the copy plays on exactly as ``decode(encode(state))``
+        would (same legal lists, views, scores and encoding). Used by score
+        previews, which try every legal action on a copy."""
         ...
 
     def determinize(self, state: S, seat: int | None, rng: Rng) -> S:

@@ -98,19 +98,19 @@ def forest_has(st: GameState, bird: int) -> bool:
     """Additional Purchases: is a bird of this type on the Forest board (loose or on a
     chip)?"""
     forest = st.forest
-    if forest["birds"][bird]:
+    if forest.birds[bird]:
         return True
-    return any(chip[1] == bird for chip in forest["chips"])
+    return any(chip.bird == bird for chip in forest.chips)
 
 
 def take_forest_bird(st: GameState, bird: int) -> None:
     """Additional Purchases: take a Forest bird, a loose one first, else one from a
     chip (which is not replenished, AMBIGUITIES 20)."""
     forest = st.forest
-    if forest["birds"][bird]:
-        forest["birds"][bird] -= 1
+    if forest.birds[bird]:
+        forest.birds[bird] -= 1
         return
-    for chip in forest["chips"]:
-        if chip[1] == bird:
-            chip[1] = -1  # not replenished
+    for chip in forest.chips:
+        if chip.bird == bird:
+            chip.bird = -1  # not replenished
             return

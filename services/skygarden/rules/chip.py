@@ -85,5 +85,5 @@ def release_bird(st: GameState, seat: int, args: dict[str, Any]) -> None:
     """Placement Rules: a chip bird not placed goes to the Forest board, never back to
     the supply (AMBIGUITIES 12)."""
     t = st.turn
-    st.forest["birds"][t.chip_bird] += 1
+    st.forest.birds[t.chip_bird] += 1
     t.chip_bird = -1

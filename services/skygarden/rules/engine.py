@@ -106,3 +106,7 @@ class SkyGardenEngine:
     def decode(self, data: bytes) -> GameState:
         """A stored state back (:func:`.storage.decode`)."""
         return storage.decode(data)
+
+    def clone(self, state: GameState) -> GameState:
+        """An independent copy, through the stored form."""
+        return storage.decode(storage.encode(state))

@@ -61,7 +61,7 @@ def bird_to_forest(st: GameState, seat: int, args: dict[str, Any]) -> None:
     a = p.areas[ai]
     bird = D.BIDX[args["bird"]]
     remove_bird(a, bird)
-    st.forest["birds"][bird] += 1
+    st.forest.birds[bird] += 1
     pending = st.turn.pending
     if pending and pending[0].kind == Pending.ADJUST and used(a) <= capacity(a):
         pending.pop(0)
@@ -72,7 +72,7 @@ def tree_to_forest(st: GameState, seat: int, args: dict[str, Any]) -> None:
     ai = args["area"]
     a = st.players[seat].areas[ai]
     a.tree = 0
-    st.forest["trees"] += 1
+    st.forest.trees += 1
     check_shrink(st, ai, a)
 
 

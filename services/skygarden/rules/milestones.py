@@ -146,10 +146,10 @@ def legal_bonus_elements(st: GameState, p: Player, amount: int) -> list[Action]:
     for ai in range(narea(p)):
         a = areas[ai]
         if ai < D.NAREA and not a.tree and not a.lake:
-            if forest["trees"] > 0:
+            if forest.trees > 0:
                 out.append(A.BONUS_ELEMENT["tree"][ai])
             out.append(A.BONUS_ELEMENT["lake"][ai])
-        if not a.nest and forest["nests"] > 0:
+        if not a.nest and forest.nests > 0:
             out.append(A.BONUS_ELEMENT["nest"][ai])
     return out or [A.SKIP_BONUS]
 
@@ -178,12 +178,12 @@ def bonus_element(st: GameState, seat: int, args: dict[str, Any]) -> None:
     a = st.players[seat].areas[args["area"]]
     element = args["element"]
     if element == "tree":
-        st.forest["trees"] -= 1
+        st.forest.trees -= 1
         a.tree = 1
     elif element == "lake":
         a.lake = 1
     else:
-        st.forest["nests"] -= 1
+        st.forest.nests -= 1
         a.nest = 1
     pending = st.turn.pending
     left = pending[0].amount - 1

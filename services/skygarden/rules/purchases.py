@@ -23,10 +23,10 @@ def legal_purchases(st: GameState, p: Player, adj: tuple[int, ...], out: list[Ac
     t = st.turn
     for ai in adj:
         a = areas[ai]
-        if funds >= D.COST_NEST and forest["nests"] > 0 and not a.nest:
+        if funds >= D.COST_NEST and forest.nests > 0 and not a.nest:
             out.append(A.BUY_NEST[ai])
         if ai < D.NAREA and not a.tree and not a.lake:
-            if funds >= D.COST_TREE and forest["trees"] > 0:
+            if funds >= D.COST_TREE and forest.trees > 0:
                 out.append(A.BUY_TREE[ai])
             if funds >= D.COST_LAKE:
                 out.append(A.BUY_LAKE[ai])
@@ -38,7 +38,7 @@ def legal_purchases(st: GameState, p: Player, adj: tuple[int, ...], out: list[Ac
                         out.append(A.BUY_FOREST_BIRD[bird][ai])
     if not p.additional_area and funds >= D.COST_AX:
         for side in D.AX_SIDES:
-            if side != "tree" or forest["trees"] > 0:
+            if side != "tree" or forest.trees > 0:
                 out.append(A.BUY_AX[side])
 
 
@@ -46,7 +46,7 @@ def buy_nest(st: GameState, seat: int, args: dict[str, Any]) -> None:
     """Additional Purchases: a Nest tile from the Forest for an area."""
     p = st.players[seat]
     p.funds -= D.COST_NEST
-    st.forest["nests"] -= 1
+    st.forest.nests -= 1
     p.areas[args["area"]].nest = 1
 
 
@@ -54,7 +54,7 @@ def buy_tree(st: GameState, seat: int, args: dict[str, Any]) -> None:
     """Additional Purchases: a tree from the Forest for an area."""
     p = st.players[seat]
     p.funds -= D.COST_TREE
-    st.forest["trees"] -= 1
+    st.forest.trees -= 1
     p.areas[args["area"]].tree = 1
 
 
@@ -83,7 +83,7 @@ def buy_additional_area(st: GameState, seat: int, args: dict[str, Any]) -> None:
     p.additional_area = side
     ax = p.areas[D.AX]
     if side == "tree":
-        st.forest["trees"] -= 1
+        st.forest.trees -= 1
         ax.tree = 1
     else:
         ax.lake = 1

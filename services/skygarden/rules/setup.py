@@ -8,7 +8,7 @@ from typing import Any
 from services.core.engine import OptionError, Rng
 
 from . import data as D
-from .state import GameState, Lucy, Phase, Player, new_area, new_turn
+from .state import Forest, ForestChip, GameState, Lucy, Phase, Player, new_area, new_turn
 
 #: This game has no options.
 OPTIONS: dict[str, Any] = {}
@@ -47,12 +47,7 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> GameState:
         rounds=D.ROUNDS[n],
         track=[0] * D.TRACK_LEN,
         blue_face_down=[0] * D.NBLUE,
-        forest={
-            "trees": D.TREES_TOTAL,
-            "nests": D.NESTS_TOTAL,
-            "birds": [0] * D.NB,
-            "chips": [],
-        },
+        forest=Forest(D.TREES_TOTAL, D.NESTS_TOTAL, [0] * D.NB, []),
         supply=supply,
         special_left=list(D.SPECIAL_TOKENS),
         bonus_birds=[1] * D.NREG,
@@ -77,8 +72,8 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> GameState:
         areas[nest_a].nest = 1
         areas[tree_a].tree = 1
         areas[lake_a].lake = 1
-        forest["nests"] -= 1
-        forest["trees"] -= 1
+        forest.nests -= 1
+        forest.trees -= 1
         player = Player(
             funds=D.FUNDS_START,
             egg_marker=D.EGG_START,
@@ -118,14 +113,14 @@ def layout_round(st: GameState, rng: Rng) -> None:
     bag = list(D.GREEN)
     forest = st.forest
     supply = st.supply
-    forest["chips"] = []
+    forest.chips = []
     for _ in range(D.FOREST_DRAWS):
         code = bag.pop(rng.below(len(bag)))
         bird = -1
         if supply[code] > 0:
             supply[code] -= 1
             bird = code
-        forest["chips"].append([code, bird])
+        forest.chips.append(ForestChip(code, bird))
     bag.append(D.ORANGE_BASE + rnd)
     track = st.track
     blues = [D.BLUE_BASE + i for i in range(D.NBLUE)]
@@ -153,10 +148,10 @@ def next_round(st: GameState) -> None:
     """Round Flow, Next Round Preparation (AMBIGUITIES 20): Forest chip birds become
     loose Forest birds, a new layout, every token back off the track."""
     forest = st.forest
-    for chip in forest["chips"]:
-        if chip[1] >= 0:
-            forest["birds"][chip[1]] += 1
-            chip[1] = -1
+    for chip in forest.chips:
+        if chip.bird >= 0:
+            forest.birds[chip.bird] += 1
+            chip.bird = -1
     st.round += 1
     rng = Rng(st.rng)
     layout_round(st, rng)

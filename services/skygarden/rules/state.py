@@ -245,6 +245,54 @@ class Player:
 
 
 @dataclass(slots=True)
+class ForestChip:
+    """Board Setup, step 6: a green chip on the Forest board, the bird type it shows
+    and the bird token on it. Stored as ``[chip_bird, bird]``."""
+
+    chip_bird: int  # the Regular bird type the chip shows
+    bird: int = -1  # the bird token on it, -1 once taken (or none was left)
+
+    def stored(self) -> list[int]:
+        """The stored form (an item of the Forest's ``"chips"``)."""
+        return [self.chip_bird, self.bird]
+
+    @classmethod
+    def from_stored(cls, row: list[int]) -> ForestChip:
+        """The record of a stored chip."""
+        return cls(row[0], row[1])
+
+
+@dataclass(slots=True)
+class Forest:
+    """The Forest board (Board Setup, steps 2 and 6): its trees and nests, the
+    loose bird tokens per type and this round's chips. Stored as
+    ``{"trees", "nests", "birds", "chips"}``."""
+
+    trees: int  # tree tiles left
+    nests: int  # nest tiles left
+    birds: list[int]  # loose bird tokens, per bird type
+    chips: list[ForestChip]  # this round's green chips, in draw order
+
+    def stored(self) -> dict[str, Any]:
+        """The stored form (the JSON object under ``"forest"``)."""
+        return {
+            "trees": self.trees,
+            "nests": self.nests,
+            "birds": self.birds,
+            "chips": [c.stored() for c in self.chips],
+        }
+
+    @classmethod
+    def from_stored(cls, d: dict[str, Any]) -> Forest:
+        """The record of a stored Forest board."""
+        return cls(d["trees"], d["nests"], d["birds"], [ForestChip(c, b) for c, b in d["chips"]])
+
+
+#: Forest field -> its stored key.
+FOREST_KEYS = {"trees": "trees", "nests": "nests", "birds": "birds", "chips": "chips"}
+
+
+@dataclass(slots=True)
 class Lucy:
     """Two-Player Rules: Lucy, the neutral token on the tracks. Stored as
     ``{"pos", "slot", "done"}``."""
@@ -302,9 +350,7 @@ class GameState:
     rounds: int  # rounds in this game (by player count)
     track: list[int]  # the chip code on each Main track space (space 1 first)
     blue_face_down: list[int]  # solo: per blue chip, 1 once used (Solo Rules)
-    #: the Forest board: ``trees``, ``nests``, loose ``birds`` per type, and ``chips``
-    #: as ``[chip bird type, bird on it or -1]``
-    forest: dict[str, Any]
+    forest: Forest
     supply: list[int]  # bird tokens left in the supply, per type
     special_left: list[int]  # tokens left on each special-bird card
     bonus_birds: list[int]  # per Regular type, 1: its bonus bird is still in the row
@@ -327,7 +373,7 @@ class GameState:
             "rounds": self.rounds,
             "track": self.track,
             "blue_down": self.blue_face_down,
-            "forest": self.forest,
+            "forest": self.forest.stored(),
             "supply": self.supply,
             "special": self.special_left,
             "bonus": self.bonus_birds,
@@ -352,7 +398,7 @@ class GameState:
             d["rounds"],
             d["track"],
             d["blue_down"],
-            d["forest"],
+            Forest.from_stored(d["forest"]),
             d["supply"],
             d["special"],
             d["bonus"],

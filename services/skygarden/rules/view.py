@@ -310,12 +310,12 @@ def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
             "finished_round": bool(lucy.finished_round) if lucy is not None else False,
         },
         "forest": {
-            "trees": forest["trees"],
-            "nests": forest["nests"],
-            "birds": _counts(forest["birds"]),
+            "trees": forest.trees,
+            "nests": forest.nests,
+            "birds": _counts(forest.birds),
             "chips": [
-                {"chip_bird": _BIRDS[c], "bird": _BIRDS[b] if b >= 0 else ""}
-                for c, b in forest["chips"]
+                {"chip_bird": _BIRDS[c.chip_bird], "bird": _BIRDS[c.bird] if c.bird >= 0 else ""}
+                for c in forest.chips
             ],
         },
         "supply": _counts(st.supply),

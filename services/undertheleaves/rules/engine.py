@@ -653,3 +653,6 @@ class UnderTheLeaves:
 
     def decode(self, data: bytes) -> State:
         return st.decode(data)
+
+    def clone(self, state: State) -> State:
+        return st.clone(state)

@@ -13,7 +13,6 @@ order (ascending), so records encode to JSON as they are.
 from __future__ import annotations
 
 from bisect import bisect_left
-from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -248,15 +247,8 @@ def encode(state: State) -> bytes:
 
 
 def decode(data: bytes) -> State:
-    """The state ``data`` encodes: a copy of a recent one when ``data`` was seen lately."""
-    if type(data) is bytes:
-        known = _STATES.get(data)
-        if known is not None:
-            return clone(known)
-    state = parse(data)
-    if type(data) is bytes:
-        _keep(data, clone(state))
-    return state
+    """The state ``data`` encodes (:func:`parse`)."""
+    return parse(data)
 
 
 def parse(data: bytes) -> State:
@@ -311,19 +303,3 @@ def clone(state: State) -> State:
         rng=state.rng,
         taken_tile=state.taken_tile,
     )
-
-
-#: Recently encoded or decoded states: bytes -> a private copy of the state.
-#: A service decodes, per request, the bytes it encoded at the previous one
-#: (and a score preview decodes the same bytes once per legal action), so
-#: decoding is mostly a copy. Never handed out: copies are.
-_STATES: dict[bytes, State] = {}
-STATE_CACHE_SIZE = 256
-
-
-def _keep(data: bytes, state: State) -> None:
-    _STATES.pop(data, None)
-    _STATES[data] = state  # the most recent last
-    if len(_STATES) > STATE_CACHE_SIZE:
-        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
-            del _STATES[next(iter(_STATES))]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 _DATA = Path(__file__).resolve().parent / "data"
 
@@ -100,51 +101,95 @@ def _mask(foods: list[str]) -> int:
     return m
 
 
-def _params(template: str, p: dict) -> tuple[int, ...]:
-    """Integer parameters of a power, by template (see powers.py for their use)."""
+class PowerParams(NamedTuple):
+    """The parameters of a bird's power, read from its ``power_params``.
+
+    Which fields a template uses is listed in :func:`_params`; the others keep
+    their defaults. Flags are 1 or 0.
+    """
+
+    #: Pink powers: the trigger (``TRIG_*``).
+    trigger: int = -1
+    #: The food gained, cached, paid or taken (``FOOD_NAMES`` index).
+    food: int = -1
+    #: How many: food, cards, dice, eggs discarded, cards tucked.
+    count: int = 0
+    #: The foods that may be taken (bit per food).
+    food_mask: int = 0
+    #: 1 if food taken from the feeder may be cached on the bird.
+    may_cache: int = 0
+    #: lay_egg: 1 if the egg goes on this bird (else on any bird).
+    on_this_bird: int = 0
+    #: The nest type (``NEST_NAMES`` index).
+    nest: int = -1
+    #: draw_bonus_keep_one: bonus cards drawn and kept.
+    draw: int = 0
+    keep: int = 0
+    #: discard_egg_for_reward: 1 if the egg must come from another bird.
+    others_only: int = 0
+    #: The reward (``RW_*``).
+    reward: int = -1
+    #: predator_look_tuck: the drawn bird is tucked if its wingspan is below this (cm).
+    wingspan_below: int = 0
+    #: The habitat (``HAB_NAMES`` index; -1 for "this bird's").
+    habitat: int = -1
+    #: pink lay: 1 if the pink bird itself may not take the egg.
+    exclude_this: int = 0
+
+
+def _params(template: str, p: dict) -> PowerParams:
+    """The parameters of a power, by template (the handlers in ``powers_*`` read them)."""
     food = FOOD_NAMES.index(p["food"]) if "food" in p else -1
     if template in ("gain_food_supply", "cache_food_supply"):
-        return (food, p["count"])
+        return PowerParams(food=food, count=p["count"])
     if template in ("all_players_gain_food_supply", "gain_all_of_type_feeder"):
-        return (food,)
+        return PowerParams(food=food)
     if template == "gain_food_feeder":
-        return (_mask(p["foods"]), 1 if p["may_cache"] else 0)
+        return PowerParams(food_mask=_mask(p["foods"]), may_cache=1 if p["may_cache"] else 0)
     if template == "lay_egg":
-        return (1 if p["target"] == "this" else 0,)
+        return PowerParams(on_this_bird=1 if p["target"] == "this" else 0)
     if template in ("lay_egg_each_nest_type", "all_players_lay_egg_nest_type"):
-        return (NEST_NAMES.index(p["nest"]),)
+        return PowerParams(nest=NEST_NAMES.index(p["nest"]))
     if template in ("draw_cards", "draw_cards_discard_end_of_turn", "all_players_draw_card"):
-        return (p["count"],)
+        return PowerParams(count=p["count"])
     if template == "draw_bonus_keep_one":
-        return (p["draw"], p["keep"])
+        return PowerParams(draw=p["draw"], keep=p["keep"])
     if template == "discard_egg_for_reward":
-        return (1 if p["from_other_birds_only"] else 0, _RW[p["reward"]], p["count"])
+        return PowerParams(
+            others_only=1 if p["from_other_birds_only"] else 0,
+            reward=_RW[p["reward"]],
+            count=p["count"],
+        )
     if template == "discard_food_tuck_from_deck":
-        return (food, p["tuck_count"])
+        return PowerParams(food=food, count=p["tuck_count"])
     if template == "tuck_from_hand_then":
-        return (_RW[p["reward"]], _mask(p.get("foods", [])))
+        return PowerParams(reward=_RW[p["reward"]], food_mask=_mask(p.get("foods", [])))
     if template == "predator_look_tuck":
-        return (p["wingspan_lt_cm"],)
+        return PowerParams(wingspan_below=p["wingspan_lt_cm"])
     if template == "predator_roll_dice_cache":
-        return (food,)
+        return PowerParams(food=food)
     if template == "fewest_birds_in_habitat_reward":
-        return (HAB_NAMES.index(p["habitat"]), _RW[p["reward"]])
+        return PowerParams(habitat=HAB_NAMES.index(p["habitat"]), reward=_RW[p["reward"]])
     if template == "play_additional_bird":
-        return (-1 if p["habitat"] == "same_as_this" else HAB_NAMES.index(p["habitat"]),)
+        same = p["habitat"] == "same_as_this"
+        return PowerParams(habitat=-1 if same else HAB_NAMES.index(p["habitat"]))
     if template == "pink_on_lay_eggs_lay_egg":
-        return (TRIG_LAY, NEST_NAMES.index(p["nest"]), 1 if p["exclude_this_bird"] else 0)
+        return PowerParams(
+            trigger=TRIG_LAY,
+            nest=NEST_NAMES.index(p["nest"]),
+            exclude_this=1 if p["exclude_this_bird"] else 0,
+        )
     if template == "pink_on_play_bird_in_habitat":
         reward = RW_FOOD if p["reward"] == "gain_food" else RW_DRAW
-        return (TRIG_PLAY, HAB_NAMES.index(p["habitat"]), reward, food)
+        habitat = HAB_NAMES.index(p["habitat"])
+        return PowerParams(trigger=TRIG_PLAY, habitat=habitat, reward=reward, food=food)
     if template == "pink_on_gain_food_rodent_cache":
-        return (TRIG_FOOD, food)
+        return PowerParams(trigger=TRIG_FOOD, food=food)
     if template == "pink_on_predator_success_gain_die":
-        return (TRIG_PRED,)
-    if template == "gain_die_feeder_any":
-        return (p["count"],)
-    if template == "draw_all_tray":
-        return (p["count"],)
-    return ()
+        return PowerParams(trigger=TRIG_PRED)
+    if template in ("gain_die_feeder_any", "draw_all_tray"):
+        return PowerParams(count=p["count"])
+    return PowerParams()
 
 
 # ------------------------------------------------------------------------ birds

@@ -69,12 +69,11 @@ def ap_turn(s: State, t: ChooseTurn, a) -> None:
     seat = t.seat
     stack = s.stack
     stack.pop()
-    s.cubes[seat] -= 1
-    args = a.args
+    s.cubes_left[seat] -= 1
     if a.kind == "play_bird":
-        start_play(s, seat, args[0][1], HAB_IDX[args[1][1]])
+        start_play(s, seat, a.arg("bird"), HAB_IDX[a.arg("habitat")])
         return
-    h = HAB_IDX[args[0][1]]
+    h = HAB_IDX[a.arg("habitat")]
     col = len(s.rows[seat][h])
     amt = AMOUNT[h][col]
     if col:
@@ -82,7 +81,7 @@ def ap_turn(s: State, t: ChooseTurn, a) -> None:
     # The main step: ``amt`` dice / eggs / cards (the records' other fields
     # keep their defaults; passed by position, this is the hottest call site).
     if h == FOREST:
-        s.rodent = 0
+        s.rodent_taken = 0
         stack.append(pink_trigger(seat, TRIG_FOOD))
         stack.append(TakeDie(seat, amt, 0))  # by_power=0: the gain-food action
     elif h == GRASSLAND:
@@ -122,15 +121,15 @@ def ap_bonus(s: State, t: BonusSpace, a) -> None:
     if kind == "decline":
         return
     seat = t.seat
-    v = a.args[0][1]
     if kind == "discard_card":
-        s.hands[seat].remove(v)
-        s.discard.append(v)
+        card = a.arg("bird")
+        s.hands[seat].remove(card)
+        s.bird_discard.append(card)
     elif kind == "discard_food":
-        s.food[seat][FOOD_IDX[v]] -= 1
+        s.food[seat][FOOD_IDX[a.arg("food")]] -= 1
     else:
-        s.eggs[v] -= 1
-        s.neggs[seat] -= 1
+        s.eggs[a.arg("bird")] -= 1
+        s.eggs_by_seat[seat] -= 1
     stack[-1].remaining += 1  # the row's main step, under the bonus space
 
 
@@ -187,19 +186,18 @@ def ap_take_die(s: State, t: TakeDie, a) -> None:
     if kind == "decline":
         s.stack.pop()
         return
-    args = a.args
-    face = FACE_IDX[args[0][1]]
-    food = FOOD_IDX[args[1][1]]
+    face = FACE_IDX[a.arg("face")]
+    food = FOOD_IDX[a.arg("food")]
     take_die(s, face)
     seat = t.seat
-    if args[2][1]:
-        s.cache[t.cache_bird] += 1
+    if a.arg("cache"):
+        s.cached_food[t.cache_bird] += 1
     else:
         s.food[seat][food] += 1
     if not t.by_power and food == RODENT:
-        s.rodent = 1
+        s.rodent_taken = 1
     if t.pink_bird >= 0:
-        s.pused[t.pink_bird] = 1
+        s.pink_used[t.pink_bird] = 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -232,12 +230,12 @@ def ap_lay_egg(s: State, t: LayEgg, a) -> None:
     if a.kind == "decline":
         s.stack.pop()
         return
-    b = a.args[0][1]
+    b = a.arg("bird")
     s.eggs[b] += 1
-    s.neggs[t.seat] += 1
-    s.last_egg = b
+    s.eggs_by_seat[t.seat] += 1
+    s.last_egg_bird = b
     if t.pink_bird >= 0:
-        s.pused[t.pink_bird] = 1
+        s.pink_used[t.pink_bird] = 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -246,7 +244,7 @@ def ap_lay_egg(s: State, t: LayEgg, a) -> None:
 def lg_draw(s: State, t: Draw) -> list:
     """Summary 湿地アクション: a tray card or the top of the deck."""
     acts = [DRAW_TRAY[b] for b in s.tray]
-    if s.deck or s.discard:
+    if s.bird_deck or s.bird_discard:
         acts.append(DRAW_DECK)
     return acts
 
@@ -257,7 +255,7 @@ def ap_draw(s: State, t: Draw, a) -> None:
     if a.kind == "draw_from_deck":
         hand.append(draw_top(s))
     else:
-        b = a.args[0][1]
+        b = a.arg("bird")
         s.tray.remove(b)
         hand.append(b)
     t.remaining -= 1
@@ -286,9 +284,9 @@ def lg_pay_egg(s: State, t: PayEgg) -> list:
 
 def ap_pay_egg(s: State, t: PayEgg, a) -> None:
     """Summary 手札の鳥カードをプレイする: one egg of the egg cost is removed."""
-    b = a.args[0][1]
+    b = a.arg("bird")
     s.eggs[b] -= 1
-    s.neggs[t.seat] -= 1
+    s.eggs_by_seat[t.seat] -= 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -303,6 +301,6 @@ def lg_discard_eot(s: State, t: DiscardEndOfTurn) -> list:
 def ap_discard_eot(s: State, t: DiscardEndOfTurn, a) -> None:
     """Summary 能力: the end-of-turn discard (rules choice 11)."""
     s.stack.pop()
-    c = a.args[0][1]
+    c = a.arg("bird")
     s.hands[t.seat].remove(c)
-    s.discard.append(c)
+    s.bird_discard.append(c)

@@ -6,11 +6,10 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from services.core.engine import jsonstate
 from services.core.engine.contract import Action, IllegalAction, OptionError, ScoreBoard
 from services.core.engine.rng import Rng
 
-from . import hidden
+from . import hidden, storage
 from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
 from .cards import (
     BONUS_CONDITION,
@@ -39,7 +38,6 @@ from .cards import (
     VP,
 )
 from .dispatch import APPLY, LEGAL, advance
-from .power_tasks import as_task
 from .scoring import CATEGORIES, bonus_count, bonus_points, scoreboard, seat_categories
 from .state import (
     DECISION_NAMES,
@@ -105,74 +103,74 @@ class WingspanEngine:
         opts = parse_options(options or {})
         rng = Rng(seed)
         s = State()
-        s.n = players
-        s.opts = opts
+        s.players = players
+        s.options = opts
         s.rng = rng
         s.phase = SETUP
         s.round = 0
-        s.dec = 0
+        s.decisions = 0
         deck = deck_birds(opts)
         rng.shuffle(deck)
-        s.deck = deck
-        s.discard = []
+        s.bird_deck = deck
+        s.bird_discard = []
         bdeck = bonus_cards(opts)
         rng.shuffle(bdeck)
-        s.bdeck = bdeck
-        s.bdiscard = []
+        s.bonus_deck = bdeck
+        s.bonus_discard = []
         tiles = list(range(8))
         rng.shuffle(tiles)
         s.goals = [TILE_GOALS[t][rng.below(2)] for t in tiles[:4]]
-        s.gscore = [[], [], [], []]
-        s.gcount = [[], [], [], []]
+        s.goal_points = [[], [], [], []]
+        s.goal_counts = [[], [], [], []]
         roll_feeder(s)
         s.tray = []
         refill_tray(s)
-        s.first = rng.below(players)
-        s.turn = s.first
-        s.cubes = [ROUND_CUBES[0]] * players
+        s.first_player = rng.below(players)
+        s.turn = s.first_player
+        s.cubes_left = [ROUND_CUBES[0]] * players
         s.hands = [[] for _ in range(players)]
-        s.bonus = [[] for _ in range(players)]
+        s.bonus_cards = [[] for _ in range(players)]
         s.food = [[0] * 5 for _ in range(players)]
         s.rows = [[[], [], []] for _ in range(players)]
         s.eggs = [0] * NB
-        s.cache = [0] * NB
+        s.cached_food = [0] * NB
         s.tucked = [0] * NB
-        s.pused = [0] * NB
-        s.pinks = [[] for _ in range(players)]
-        s.neggs = [0] * players
+        s.pink_used = [0] * NB
+        s.pink_birds = [[] for _ in range(players)]
+        s.eggs_by_seat = [0] * players
         s.stack = []
-        s.eot = 0
-        s.rodent = 0
-        s.last_egg = -1
+        s.eot_discards = 0
+        s.rodent_taken = 0
+        s.last_egg_bird = -1
         s.draft = []
-        s.boffer = []
-        s.sdeal = [[s.deck.pop() for _ in range(5)] for _ in range(players)]
-        s.sbonus = [[s.bdeck.pop() for _ in range(2)] for _ in range(players)]
-        s.sstage = [0] * players
-        s.skeep = [[] for _ in range(players)]
-        s.sfood = [[] for _ in range(players)]
+        s.bonus_offer = []
+        s.setup_birds = [[s.bird_deck.pop() for _ in range(5)] for _ in range(players)]
+        s.setup_bonus = [[s.bonus_deck.pop() for _ in range(2)] for _ in range(players)]
+        s.setup_stage = [0] * players
+        s.setup_kept = [[] for _ in range(players)]
+        s.setup_food = [[] for _ in range(players)]
         return s
 
     def _setup_legal(self, s: State, seat: int) -> list[Action]:
         """The seat's setup options, cached per (seat, stage) while in setup."""
-        cache = s.lc
+        cache = s.legal_cache
         if not isinstance(cache, dict):
-            cache = s.lc = {}
-        key = seat * 4 + s.sstage[seat]
+            cache = s.legal_cache = {}
+        key = seat * 4 + s.setup_stage[seat]
         acts = cache.get(key)
         if acts is None:
             acts = cache[key] = self._setup_options(s, seat)
         return acts
 
     def _setup_options(self, s: State, seat: int) -> list[Action]:
-        stage = s.sstage[seat]
+        stage = s.setup_stage[seat]
         if stage == 0:
-            return [keep_birds(sub) for sub in subsets(s.sdeal[seat])]
+            return [keep_birds(sub) for sub in subsets(s.setup_birds[seat])]
         if stage == 1:
-            k = len(s.skeep[seat])
+            k = len(s.setup_kept[seat])
             return [keep_food(c) for c in combinations(range(5), 5 - k)]
         if stage == 2:
-            return [KEEP_BONUS[k] for k in s.sbonus[seat]]
+            return [KEEP_BONUS[k] for k in s.setup_bonus[seat]]
         return []
 
     def _setup_apply(self, s: State, seat: int, action: Action) -> State:
@@ -180,48 +178,48 @@ class WingspanEngine:
         any of the 5 dealt birds, then 5 minus that many food types, then one
         of the 2 bonus cards; revealed by :meth:`_start_game` once every seat
         is done."""
-        if not 0 <= seat < s.n or s.sstage[seat] >= 3:
+        if not 0 <= seat < s.players or s.setup_stage[seat] >= 3:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} has nothing to decide")
         key = action.key()
         acts = self._setup_legal(s, seat)
         if not any(a.key() == key for a in acts):
             raise IllegalAction("NOT_LEGAL", "not a legal setup choice")
-        stage = s.sstage[seat]
-        value = action.args[0][1]
+        stage = s.setup_stage[seat]
         if stage == 0:
-            s.skeep[seat] = list(value)
+            s.setup_kept[seat] = list(action.arg("birds"))
         elif stage == 1:
-            s.sfood[seat] = sorted(FOOD_IDX[f] for f in value)
+            s.setup_food[seat] = sorted(FOOD_IDX[f] for f in action.arg("foods"))
         else:
-            s.sbonus[seat] = [value] + [k for k in s.sbonus[seat] if k != value]
+            kept = action.arg("bonus")
+            s.setup_bonus[seat] = [kept] + [k for k in s.setup_bonus[seat] if k != kept]
         # Every seat makes the same three decisions whatever it keeps: with 0
         # or 5 birds kept the food decision has a single option, but it is
         # still asked, so neither the views nor the event log of the other
         # seats show how many birds were kept: a secret simultaneous decision
         # leaves no trace before the reveal.
-        s.sstage[seat] = stage + 1
-        s.dec += 1
-        if all(st >= 3 for st in s.sstage):
+        s.setup_stage[seat] = stage + 1
+        s.decisions += 1
+        if all(st >= 3 for st in s.setup_stage):
             self._start_game(s)
         return s
 
     def _start_game(self, s: State) -> None:
         """Reveal the setup choices and start round 1."""
-        for p in range(s.n):
-            kept = s.skeep[p]
+        for p in range(s.players):
+            kept = s.setup_kept[p]
             s.hands[p] = list(kept)
-            s.discard.extend(b for b in s.sdeal[p] if b not in kept)
-            for f in s.sfood[p]:
+            s.bird_discard.extend(b for b in s.setup_birds[p] if b not in kept)
+            for f in s.setup_food[p]:
                 s.food[p][f] += 1
-            s.bonus[p] = [s.sbonus[p][0]]
-            s.bdiscard.extend(s.sbonus[p][1:])
-        s.sdeal = [[] for _ in range(s.n)]
-        s.sbonus = [[] for _ in range(s.n)]
-        s.skeep = [[] for _ in range(s.n)]
-        s.sfood = [[] for _ in range(s.n)]
+            s.bonus_cards[p] = [s.setup_bonus[p][0]]
+            s.bonus_discard.extend(s.setup_bonus[p][1:])
+        s.setup_birds = [[] for _ in range(s.players)]
+        s.setup_bonus = [[] for _ in range(s.players)]
+        s.setup_kept = [[] for _ in range(s.players)]
+        s.setup_food = [[] for _ in range(s.players)]
         s.phase = PLAY_PHASE
-        s.lc = None
-        s.stack = [StartTurn(s.first)]
+        s.legal_cache = None
+        s.stack = [StartTurn(s.first_player)]
         advance(s)
 
     # ------------------------------------------------------------ the contract
@@ -230,7 +228,7 @@ class WingspanEngine:
         if phase == PLAY_PHASE:
             return [s.stack[-1].seat]
         if phase == SETUP:
-            return [p for p in range(s.n) if s.sstage[p] < 3]
+            return [p for p in range(s.players) if s.setup_stage[p] < 3]
         return []
 
     def legal(self, s: State, seat: int) -> list[Action]:
@@ -239,13 +237,13 @@ class WingspanEngine:
             t = s.stack[-1]
             if t.seat != seat:
                 return []
-            lc = s.lc
-            if lc is not None and lc[0] == s.dec:
+            lc = s.legal_cache
+            if lc is not None and lc[0] == s.decisions:
                 return list(lc[2])
             acts = LEGAL[t.code](s, t)
-            s.lc = (s.dec, seat, acts)
+            s.legal_cache = (s.decisions, seat, acts)
             return list(acts)
-        if phase == SETUP and 0 <= seat < s.n:
+        if phase == SETUP and 0 <= seat < s.players:
             return list(self._setup_legal(s, seat))
         return []
 
@@ -258,8 +256,8 @@ class WingspanEngine:
         t = s.stack[-1]
         if t.seat != seat:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {t.seat} is to act, not seat {seat}")
-        lc = s.lc
-        acts = lc[2] if lc is not None and lc[0] == s.dec else LEGAL[t.code](s, t)
+        lc = s.legal_cache
+        acts = lc[2] if lc is not None and lc[0] == s.decisions else LEGAL[t.code](s, t)
         for x in acts:
             if x is action:
                 break
@@ -271,7 +269,7 @@ class WingspanEngine:
             else:
                 raise IllegalAction("NOT_LEGAL", f"{action.kind} is not legal now")
         APPLY[t.code](s, t, x)
-        s.dec += 1
+        s.decisions += 1
         advance(s)
         return s
 
@@ -289,15 +287,15 @@ class WingspanEngine:
                 seat_score.categories["bonus_cards"] = 0
             board.rank_seats()
         board.extras["round"] = str(min(s.round + 1, 4))
-        board.extras["goal_side"] = s.opts["goal_side"]
+        board.extras["goal_side"] = s.options["goal_side"]
         return board
 
     # ------------------------------------------------------------------- view
     def view(self, s: State, seat: int | None) -> dict[str, Any]:
-        me = seat if seat is not None and 0 <= seat < s.n else -1
+        me = seat if seat is not None and 0 <= seat < s.players else -1
         final = s.phase == OVER
         players = []
-        for p in range(s.n):
+        for p in range(s.players):
             players.append(self._player_view(s, p, p == me, final))
         decision: dict[str, Any] = {
             "kind": "DECISION_KIND_UNSPECIFIED",
@@ -324,35 +322,37 @@ class WingspanEngine:
                     "goal_id": GOAL_IDS[g],
                     "name": GOAL_NAME[g],
                     "counts": GOAL_COUNTS[g],
-                    "scored": bool(s.gscore[r]),
-                    "count_by_seat": list(s.gcount[r]),
-                    "points_by_seat": list(s.gscore[r]),
+                    "scored": bool(s.goal_points[r]),
+                    "count_by_seat": list(s.goal_counts[r]),
+                    "points_by_seat": list(s.goal_points[r]),
                 }
             )
         return {
             "phase": PHASE_ENUM[s.phase],
             "round": min(s.round + 1, 4),
             "turn_seat": s.turn,
-            "first_player": s.first,
+            "first_player": s.first_player,
             "to_act": self.to_act(s),
             "viewer_seat": me,
             "decision": decision,
             "birdfeeder": [FACE_ENUM[f] for f in s.feeder],
             "dice_outside": 5 - len(s.feeder),
             "tray": [_card(b) for b in s.tray],
-            "deck_count": len(s.deck),
-            "discard_count": len(s.discard),
-            "bonus_deck_count": len(s.bdeck),
-            "bonus_discard_count": len(s.bdiscard),
-            "goal_side": "GOAL_SIDE_BLUE" if s.opts["goal_side"] == "blue" else "GOAL_SIDE_GREEN",
+            "deck_count": len(s.bird_deck),
+            "discard_count": len(s.bird_discard),
+            "bonus_deck_count": len(s.bonus_deck),
+            "bonus_discard_count": len(s.bonus_discard),
+            "goal_side": "GOAL_SIDE_BLUE"
+            if s.options["goal_side"] == "blue"
+            else "GOAL_SIDE_GREEN",
             "goals": goals,
             "players": players,
             "draft": [_card(b) for b in s.draft],
             "options": {
-                "goal_side": s.opts["goal_side"],
-                "no_language_bonus_cards": s.opts["no_language_bonus_cards"],
-                "no_powerful_birds": s.opts["no_powerful_birds"],
-                "swift_start": s.opts["swift_start"],
+                "goal_side": s.options["goal_side"],
+                "no_language_bonus_cards": s.options["no_language_bonus_cards"],
+                "no_powerful_birds": s.options["no_powerful_birds"],
+                "swift_start": s.options["swift_start"],
             },
             "game_over": final,
         }
@@ -370,23 +370,23 @@ class WingspanEngine:
             "food_total": sum(food),
             "hand_count": len(s.hands[p]),
             "hand": [_card(b) for b in s.hands[p]] if mine else [],
-            "bonus_count": len(s.bonus[p]),
-            "bonus_cards": [_bonus(s, p, k) for k in s.bonus[p]] if show_bonus else [],
+            "bonus_count": len(s.bonus_cards[p]),
+            "bonus_cards": [_bonus(s, p, k) for k in s.bonus_cards[p]] if show_bonus else [],
             "forest": [_slot(s, b) for b in rows[0]],
             "grassland": [_slot(s, b) for b in rows[1]],
             "wetland": [_slot(s, b) for b in rows[2]],
-            "cubes_left": s.cubes[p] if s.phase == PLAY_PHASE else 0,
+            "cubes_left": s.cubes_left[p] if s.phase == PLAY_PHASE else 0,
             "score": sum(cats.values()),
             "score_breakdown": [{"name": k, "points": cats[k]} for k in CATEGORIES],
-            "setup_done": s.phase != SETUP or s.sstage[p] >= 3,
-            "setup_stage": STAGE_ENUM[s.sstage[p] if s.phase == SETUP else 3],
-            "setup_birds": [_card(b) for b in s.sdeal[p]] if mine else [],
-            "setup_bonus_cards": [_bonus(s, p, k) for k in s.sbonus[p]] if mine else [],
+            "setup_done": s.phase != SETUP or s.setup_stage[p] >= 3,
+            "setup_stage": STAGE_ENUM[s.setup_stage[p] if s.phase == SETUP else 3],
+            "setup_birds": [_card(b) for b in s.setup_birds[p]] if mine else [],
+            "setup_bonus_cards": [_bonus(s, p, k) for k in s.setup_bonus[p]] if mine else [],
             "bonus_offer": [],
-            "end_of_turn_discards": s.eot if s.phase == PLAY_PHASE and s.turn == p else 0,
+            "end_of_turn_discards": s.eot_discards if s.phase == PLAY_PHASE and s.turn == p else 0,
         }
-        if mine and s.boffer and s.phase == PLAY_PHASE and s.stack[-1].seat == p:
-            out["bonus_offer"] = [_bonus(s, p, k) for k in s.boffer]
+        if mine and s.bonus_offer and s.phase == PLAY_PHASE and s.stack[-1].seat == p:
+            out["bonus_offer"] = [_bonus(s, p, k) for k in s.bonus_offer]
         return out
 
     # ------------------------------------------------------ hidden information
@@ -394,23 +394,17 @@ class WingspanEngine:
         """A copy of ``s`` with everything ``seat`` cannot see redrawn from what
         remains possible (the engine contract; ``hidden.determinize`` says what
         is hidden and how it is drawn). Used by score previews and bots."""
-        return hidden.determinize(s, seat, rng, deck_birds(s.opts), bonus_cards(s.opts))
+        return hidden.determinize(s, seat, rng, deck_birds(s.options), bonus_cards(s.options))
 
     # ---------------------------------------------------------------- storage
     def encode(self, s: State) -> bytes:
-        obj = {f: getattr(s, f) for f in State.FIELDS}
-        obj["stack"] = [t.row() for t in s.stack]
-        obj["rng"] = s.rng.state
-        return jsonstate.dumps(obj, sort_keys=True)
+        return storage.encode(s)
 
     def decode(self, data: bytes) -> State:
-        obj = jsonstate.loads(data)
-        s = State()
-        for f in State.FIELDS:
-            setattr(s, f, obj[f])
-        s.stack = [as_task(t) for t in s.stack]
-        s.rng = Rng(obj["rng"])
-        return s
+        return storage.decode(data)
+
+    def clone(self, s: State) -> State:
+        return storage.clone(s)
 
 
 def _card(b: int) -> dict[str, Any]:
@@ -425,11 +419,11 @@ def _slot(s: State, b: int) -> dict[str, Any]:
         "nest": NEST_ENUM[NEST[b]],
         "eggs": s.eggs[b],
         "egg_limit": LIMIT[b],
-        "cached_food": s.cache[b],
+        "cached_food": s.cached_food[b],
         "tucked_cards": s.tucked[b],
         "power_color": COLOR_ENUM[COLOR[b]],
         "power": SUMMARY[b],
-        "pink_used": bool(s.pused[b]),
+        "pink_used": bool(s.pink_used[b]),
     }
 
 

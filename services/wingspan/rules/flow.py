@@ -42,8 +42,8 @@ def run_start_turn(s: State, t: StartTurn) -> None:
     seat = t.seat
     s.stack.pop()
     s.turn = seat
-    pused = s.pused
-    for b in s.pinks[seat]:
+    pused = s.pink_used
+    for b in s.pink_birds[seat]:
         pused[b] = 0
     s.stack.append(END_TURN[seat])
     s.stack.append(CHOOSE_TURN[seat])
@@ -54,15 +54,15 @@ def run_end_turn(s: State, t: EndTurn) -> None:
     (rules choice 11), refill the tray (summary 湿地アクション), next seat with cubes left, or the
     round ends."""
     seat = t.seat
-    if s.eot:
-        s.eot -= 1
+    if s.eot_discards:
+        s.eot_discards -= 1
         if s.hands[seat]:
             s.stack.append(DiscardEndOfTurn(seat))
         return
     s.stack.pop()
     refill_tray(s)
-    nxt = (seat + 1) % s.n
-    if s.cubes[nxt]:
+    nxt = (seat + 1) % s.players
+    if s.cubes_left[nxt]:
         s.stack.append(START_TURN[nxt])
         return
     end_round(s)
@@ -72,15 +72,15 @@ def end_round(s: State) -> None:
     """Summary ラウンド終了時の処理: score the round goal, discard and refill the tray, pass the
     first-player marker, one cube fewer; after round 4 the game ends."""
     score_round_goal(s, s.round)
-    s.discard.extend(s.tray)
+    s.bird_discard.extend(s.tray)
     s.tray = []
     refill_tray(s)
     s.round += 1
     if s.round >= 4:
         return  # empty stack: advance() ends the game
-    s.first = (s.first + 1) % s.n
-    s.cubes = [ROUND_CUBES[s.round]] * s.n
-    s.stack.append(START_TURN[s.first])
+    s.first_player = (s.first_player + 1) % s.players
+    s.cubes_left = [ROUND_CUBES[s.round]] * s.players
+    s.stack.append(START_TURN[s.first_player])
 
 
 def run_row(s: State, t: ActivateRow) -> None:
@@ -112,8 +112,8 @@ def run_place(s: State, t: PlaceBird) -> None:
     s.rows[seat][h].append(b)
     color = COLOR[b]
     if color == PINK:
-        s.pinks[seat].append(b)
-        s.pused[b] = 0
+        s.pink_birds[seat].append(b)
+        s.pink_used[b] = 0
     elif color == WHITE:
         s.stack.append(WhitePower(seat, b, h))
     s.stack.append(pink_trigger(seat, TRIG_PLAY, h))
@@ -130,11 +130,11 @@ def run_pink(s: State, t: PinkTrigger) -> None:
     from the active player's left (summary: 次の手番までに1回)."""
     s.stack.pop()
     active, trig, param = t.seat, t.trigger, t.param
-    if trig == TRIG_FOOD and not s.rodent:
+    if trig == TRIG_FOOD and not s.rodent_taken:
         return
-    n = s.n
-    pinks = s.pinks
-    pused = s.pused
+    n = s.players
+    pinks = s.pink_birds
+    pused = s.pink_used
     tasks = []
     for k in range(1, n):
         p = (active + k) % n
@@ -152,8 +152,10 @@ def run_extra_egg(s: State, t: ExtraEgg) -> None:
     """Summary 能力: the active player of an all-players-lay power may lay a second egg on another
     bird of that nest (rules choice 7)."""
     s.stack.pop()
-    if s.last_egg >= 0:
-        s.stack.append(LayEgg(t.seat, remaining=1, nest=t.nest, excluded=s.last_egg, may_decline=1))
+    if s.last_egg_bird >= 0:
+        s.stack.append(
+            LayEgg(t.seat, remaining=1, nest=t.nest, excluded=s.last_egg_bird, may_decline=1)
+        )
 
 
 def run_draft_end(s: State, t: DraftEnd) -> None:

@@ -23,26 +23,10 @@ is hidden from it:
 
 from __future__ import annotations
 
-from services.core.engine import jsonstate
 from services.core.engine.rng import Rng
 
-from .power_tasks import as_task
 from .state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
-
-
-def clone(s: State) -> State:
-    """A deep copy of ``s`` (the same as decoding its encoding)."""
-    c = State()
-    values = jsonstate.loads(
-        jsonstate.dumps(
-            [[t.row() for t in s.stack] if f == "stack" else getattr(s, f) for f in State.FIELDS]
-        )
-    )
-    for f, value in zip(State.FIELDS, values, strict=True):
-        setattr(c, f, value)
-    c.stack = [as_task(t) for t in c.stack]
-    c.rng = Rng(s.rng.state)
-    return c
+from .storage import clone
 
 
 def _deal(pool: list[int], at: int, size: int) -> tuple[list[int], int]:
@@ -75,11 +59,11 @@ def determinize(
     actions are unchanged. The sample depends only on what the seat sees and
     on ``rng``. ``s`` is not changed.
     """
-    n = s.n
+    n = s.players
     me = seat if seat is not None and 0 <= seat < n else -1
     final = s.phase == OVER
     c = clone(s)
-    c.lc = None
+    c.legal_cache = None
     others = [p for p in range(n) if p != me]
 
     # ---------------------------------------------------------- bird cards
@@ -92,52 +76,54 @@ def determinize(
     seen.update(t.bird for t in s.stack if t.code == P_PLACE)
     if me >= 0:
         seen.update(s.hands[me])
-        seen.update(s.sdeal[me])
+        seen.update(s.setup_birds[me])
     pool = sorted(b for b in birds if b not in seen)
     rng.shuffle(pool)
     at = 0
     for p in others:
         c.hands[p], at = _deal(pool, at, len(s.hands[p]))
     for p in others:
-        c.sdeal[p], at = _deal(pool, at, len(s.sdeal[p]))
-    c.discard, at = _deal(pool, at, len(s.discard))
-    c.deck, at = _deal(pool, at, len(s.deck))
+        c.setup_birds[p], at = _deal(pool, at, len(s.setup_birds[p]))
+    c.bird_discard, at = _deal(pool, at, len(s.bird_discard))
+    c.bird_deck, at = _deal(pool, at, len(s.bird_deck))
 
     # --------------------------------------------------------- bonus cards
-    offer_seen = me >= 0 and bool(s.boffer) and s.phase == PLAY_PHASE and s.stack[-1].seat == me
+    offer_seen = (
+        me >= 0 and bool(s.bonus_offer) and s.phase == PLAY_PHASE and s.stack[-1].seat == me
+    )
     bonus_seen: set[int] = set()
     if final:
-        for kept in s.bonus:
+        for kept in s.bonus_cards:
             bonus_seen.update(kept)
     elif me >= 0:
-        bonus_seen.update(s.bonus[me])
+        bonus_seen.update(s.bonus_cards[me])
     if me >= 0:
-        bonus_seen.update(s.sbonus[me])
+        bonus_seen.update(s.setup_bonus[me])
     if offer_seen:
-        bonus_seen.update(s.boffer)
+        bonus_seen.update(s.bonus_offer)
     bpool = sorted(k for k in bonus_cards if k not in bonus_seen)
     rng.shuffle(bpool)
     at = 0
     if not final:
         for p in others:
-            c.bonus[p], at = _deal(bpool, at, len(s.bonus[p]))
+            c.bonus_cards[p], at = _deal(bpool, at, len(s.bonus_cards[p]))
     for p in others:
-        c.sbonus[p], at = _deal(bpool, at, len(s.sbonus[p]))
+        c.setup_bonus[p], at = _deal(bpool, at, len(s.setup_bonus[p]))
     if not offer_seen:
-        c.boffer, at = _deal(bpool, at, len(s.boffer))
-    c.bdiscard, at = _deal(bpool, at, len(s.bdiscard))
-    c.bdeck, at = _deal(bpool, at, len(s.bdeck))
+        c.bonus_offer, at = _deal(bpool, at, len(s.bonus_offer))
+    c.bonus_discard, at = _deal(bpool, at, len(s.bonus_discard))
+    c.bonus_deck, at = _deal(bpool, at, len(s.bonus_deck))
 
     # ------------------------------------------- secret setup choices
     if s.phase == SETUP:
         for p in others:
-            stage = s.sstage[p]
-            keep = [b for b in sorted(c.sdeal[p]) if rng.below(2)] if stage >= 1 else []
-            c.skeep[p] = keep
+            stage = s.setup_stage[p]
+            keep = [b for b in sorted(c.setup_birds[p]) if rng.below(2)] if stage >= 1 else []
+            c.setup_kept[p] = keep
             if stage >= 2:
-                c.sfood[p] = sorted(rng.sample(range(5), 5 - len(keep)))
+                c.setup_food[p] = sorted(rng.sample(range(5), 5 - len(keep)))
             else:
-                c.sfood[p] = []
+                c.setup_food[p] = []
 
     c.rng = Rng(rng.next_u64())
     return c

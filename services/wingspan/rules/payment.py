@@ -176,7 +176,7 @@ def playable(s: State, seat: int, only_hab: int = -1) -> list:
     and the food
     cost affordable."""
     rows = s.rows[seat]
-    neggs = s.neggs[seat]
+    neggs = s.eggs_by_seat[seat]
     ok = [False, False, False]
     for h in range(3):
         col = len(rows[h])

@@ -125,7 +125,7 @@ def _effect(b: int) -> Brown | None:
     if COLOR[b] == PINK:
         # A pink power accepted through ``use_power`` (Belted Kingfisher,
         # Eastern Kingbird; Loggerhead Shrike).
-        if name == "pink_on_play_bird_in_habitat" and PARAMS[b][2] == RW_FOOD:
+        if name == "pink_on_play_bird_in_habitat" and PARAMS[b].reward == RW_FOOD:
             return pink_food
         if name == "pink_on_gain_food_rodent_cache":
             return pink_cache
@@ -146,7 +146,9 @@ EFFECT: tuple[Brown | None, ...] = tuple(_effect(b) for b in range(NB))
 WHITE_POWER: tuple[White | None, ...] = tuple(
     WHITE_POWERS[_NAME[b]] if COLOR[b] == WHITE else None for b in range(NB)
 )
-PINK_TRIGGER: tuple[int, ...] = tuple(PARAMS[b][0] if COLOR[b] == PINK else -1 for b in range(NB))
+PINK_TRIGGER: tuple[int, ...] = tuple(
+    PARAMS[b].trigger if COLOR[b] == PINK else -1 for b in range(NB)
+)
 PINK_HANDLER: tuple[Pink | None, ...] = tuple(
     PINK_POWERS[_NAME[b]] if COLOR[b] == PINK else None for b in range(NB)
 )

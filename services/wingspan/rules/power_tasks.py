@@ -49,7 +49,7 @@ class BirdDecision(Task):
     __slots__ = {
         "bird": "The bird whose power asks.",
     }
-    ROW = attrgetter("code", "seat", "bird")
+    FIELDS = ("bird",)
     shown_bird = property(attrgetter("bird"))
 
     def __init__(self, seat: int, bird: int) -> None:
@@ -107,7 +107,7 @@ class ChooseFood(Task):
         "food_mask": "The foods allowed (bit per food).",
         "remaining": "Food still to gain.",
     }
-    ROW = attrgetter("code", "seat", "remaining", "food_mask")
+    FIELDS = ("remaining", "food_mask")
     CODE = D_CHOOSE_FOOD
     shown_remaining = property(attrgetter("remaining"))
 
@@ -125,7 +125,7 @@ class Tuck(Task):
         "bird": "The bird the card goes behind.",
         "by_pink": "1 for a pink power (the tuck is the whole power).",
     }
-    ROW = attrgetter("code", "seat", "bird", "by_pink")
+    FIELDS = ("bird", "by_pink")
     CODE = D_TUCK
     shown_bird = property(attrgetter("bird"))
 
@@ -143,7 +143,7 @@ class Repeat(Task):
         "bird": "The repeating bird.",
         "predators_only": "1 if only a predator power may be repeated.",
     }
-    ROW = attrgetter("code", "seat", "bird", "predators_only")
+    FIELDS = ("bird", "predators_only")
     CODE = D_REPEAT
     shown_bird = property(attrgetter("bird"))
 
@@ -161,7 +161,7 @@ class PlayExtra(Task):
         "bird": "The bird whose power it is.",
         "habitat": "Where the second bird may go.",
     }
-    ROW = attrgetter("code", "seat", "bird", "habitat")
+    FIELDS = ("bird", "habitat")
     CODE = D_PLAY_EXTRA
     shown_bird = property(attrgetter("bird"))
     shown_habitat = property(attrgetter("habitat"))

@@ -37,14 +37,14 @@ def pred_dice(s: State, seat: int, b: int) -> None:
     """Roll the dice outside the feeder; any showing the food is a success.
 
     Summary 捕食."""
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     below = s.rng.below
     hit = False
     for _ in range(5 - len(s.feeder)):
         if below(6) == f:
             hit = True
     if hit:
-        s.cache[b] += 1
+        s.cached_food[b] += 1
         s.stack.append(pink_trigger(seat, TRIG_PRED))
 
 
@@ -54,19 +54,19 @@ def pred_look(s: State, seat: int, b: int) -> None:
     c = draw_top(s)
     if c < 0:
         return
-    if WINGSPAN[c] < PARAMS[b][0]:
+    if WINGSPAN[c] < PARAMS[b].wingspan_below:
         s.tucked[b] += 1
         s.stack.append(pink_trigger(seat, TRIG_PRED))
     else:
-        s.discard.append(c)
+        s.bird_discard.append(c)
 
 
 # ---------------------------------------------------------- board conditions
 def fewest(s: State, seat: int, b: int) -> None:
     """Summary 起動時: the players with the fewest birds in the habitat gain a die or a card (data:
     ``fewest_birds_in_habitat_reward``)."""
-    h, reward = PARAMS[b]
-    n = s.n
+    h, reward = PARAMS[b].habitat, PARAMS[b].reward
+    n = s.players
     counts = [len(s.rows[p][h]) for p in range(n)]
     low = min(counts)
     order = [(seat + k) % n for k in range(n)]
@@ -110,13 +110,13 @@ def ap_move(s: State, t: Move, a) -> None:
     seat, b = t.seat, t.bird
     rows = s.rows[seat]
     rows[habitat_of(s, seat, b)].remove(b)
-    rows[HAB_IDX[a.args[1][1]]].append(b)
+    rows[HAB_IDX[a.arg("habitat")]].append(b)
 
 
 # ------------------------------------------------------------------------ meta
 def play_extra(s: State, seat: int, b: int, h: int) -> None:
     """Summary プレイ時: play a second bird (in the habitat the card names, else the same one)."""
-    hab = PARAMS[b][0]
+    hab = PARAMS[b].habitat
     s.stack.append(PlayExtra(seat, b, h if hab < 0 else hab))
 
 
@@ -133,7 +133,7 @@ def ap_play_extra(s: State, t: PlayExtra, a) -> None:
     s.stack.pop()
     if a.kind == "decline":
         return
-    start_play(s, t.seat, a.args[0][1], HAB_IDX[a.args[1][1]])
+    start_play(s, t.seat, a.arg("bird"), HAB_IDX[a.arg("habitat")])
 
 
 def repeat(s: State, seat: int, b: int) -> None:
@@ -145,7 +145,7 @@ def repeat(s: State, seat: int, b: int) -> None:
 # ------------------------------------------------------------------------ pink
 def pink_lay(s: State, p: int, b: int, param: int) -> LayEgg:
     """Summary 次の手番までに1回: when another player lays eggs, lay one egg."""
-    _, nest, excl = PARAMS[b]
+    nest, excl = PARAMS[b].nest, PARAMS[b].exclude_this
     return LayEgg(
         p, remaining=1, nest=nest, excluded=b if excl else NO_BIRD, may_decline=1, pink_bird=b
     )
@@ -155,7 +155,7 @@ def pink_play(s: State, p: int, b: int, param: int) -> Task | None:
     """Summary 次の手番までに1回: when another player plays a bird in the habitat, gain food or
     tuck a
     card."""
-    _, hab, reward, _f = PARAMS[b]
+    hab, reward = PARAMS[b].habitat, PARAMS[b].reward
     if param != hab:
         return None
     if reward == RW_FOOD:
@@ -169,8 +169,8 @@ def pink_food(s: State, p: int, b: int) -> None:
     """Belted Kingfisher / Eastern Kingbird, once accepted.
 
     Summary 次の手番までに1回."""
-    s.food[p][PARAMS[b][3]] += 1
-    s.pused[b] = 1
+    s.food[p][PARAMS[b].food] += 1
+    s.pink_used[b] = 1
 
 
 def pink_rodent(s: State, p: int, b: int, param: int) -> Activate:
@@ -182,8 +182,8 @@ def pink_cache(s: State, p: int, b: int) -> None:
     """Loggerhead Shrike, once accepted.
 
     Summary 次の手番までに1回."""
-    s.cache[b] += 1
-    s.pused[b] = 1
+    s.cached_food[b] += 1
+    s.pink_used[b] = 1
 
 
 def pink_predator(s: State, p: int, b: int, param: int) -> TakeDie:

@@ -36,7 +36,7 @@ from .tasks import ANY_FOOD, DraftEnd, Draw, ExtraEgg, LayEgg
 # ------------------------------------------------------------------------ eggs
 def lay_egg(s: State, seat: int, b: int) -> None:
     """Summary 起動時: lay an egg on this bird or on any bird (data: ``lay_egg``; 卵の上限)."""
-    if PARAMS[b][0]:
+    if PARAMS[b].on_this_bird:
         if s.eggs[b] < LIMIT[b]:
             add_egg(s, seat, b)
     else:
@@ -45,7 +45,7 @@ def lay_egg(s: State, seat: int, b: int) -> None:
 
 def lay_each_nest(s: State, seat: int, b: int) -> None:
     """Summary プレイ時: an egg on each of your birds with that nest (巣のタイプ; 卵の上限)."""
-    ok = NEST_OK[PARAMS[b][0]]
+    ok = NEST_OK[PARAMS[b].nest]
     eggs = s.eggs
     for row in s.rows[seat]:
         for x in row:
@@ -58,34 +58,34 @@ def all_lay_nest(s: State, seat: int, b: int) -> None:
     then every other player, clockwise, lays on one.
 
     Summary 起動時 (rules choice 7)."""
-    nest = PARAMS[b][0]
-    n = s.n
+    nest = PARAMS[b].nest
+    n = s.players
     st = s.stack
     for k in range(n - 1, 0, -1):
         st.append(LayEgg((seat + k) % n, remaining=1, nest=nest))
     st.append(ExtraEgg(seat, nest))
-    s.last_egg = -1
+    s.last_egg_bird = -1
     st.append(LayEgg(seat, remaining=1, nest=nest))
 
 
 # ----------------------------------------------------------------------- cards
 def draw_cards(s: State, seat: int, b: int) -> None:
     """Summary 能力: draw cards (tray or deck, as the wetland action)."""
-    s.stack.append(Draw(seat, remaining=PARAMS[b][0]))
+    s.stack.append(Draw(seat, remaining=PARAMS[b].count))
 
 
 def draw_eot(s: State, seat: int, b: int) -> None:
     """Summary 起動時: draw, then discard at the end of the turn (rules choice 11)."""
     if not (s.tray or can_draw(s)):
         return
-    s.eot += 1
-    s.stack.append(Draw(seat, remaining=PARAMS[b][0]))
+    s.eot_discards += 1
+    s.stack.append(Draw(seat, remaining=PARAMS[b].count))
 
 
 def all_draw_deck(s: State, seat: int, b: int) -> None:
     """Summary 起動時: every player draws the top card of the deck, clockwise from the active
     player."""
-    n = s.n
+    n = s.players
     for k in range(n):
         c = draw_top(s)
         if c < 0:
@@ -96,7 +96,7 @@ def all_draw_deck(s: State, seat: int, b: int) -> None:
 def draft(s: State, seat: int, b: int) -> None:
     """Summary プレイ時: deal one card more than the players; each picks one in turn, the user takes
     the last."""
-    n = s.n
+    n = s.players
     cards = []
     for _ in range(n + 1):
         c = draw_top(s)
@@ -118,7 +118,7 @@ def lg_draft(s: State, t: Draft) -> list:
 def ap_draft(s: State, t: Draft, a) -> None:
     """Summary プレイ時: the drafted card goes to the hand."""
     s.stack.pop()
-    c = a.args[0][1]
+    c = a.arg("bird")
     s.draft.remove(c)
     s.hands[t.seat].append(c)
 
@@ -126,26 +126,26 @@ def ap_draft(s: State, t: Draft, a) -> None:
 def bonus_draw(s: State, seat: int, b: int) -> None:
     """Summary プレイ時: draw bonus cards, keep one."""
     offer = []
-    for _ in range(PARAMS[b][0]):
+    for _ in range(PARAMS[b].draw):
         k = draw_bonus(s)
         if k >= 0:
             offer.append(k)
-    s.boffer = offer
+    s.bonus_offer = offer
     s.stack.append(KeepBonus(seat))
 
 
 def lg_keep_bonus(s: State, t: KeepBonus) -> list:
     """Summary プレイ時: the bonus cards offered."""
-    return [KEEP_BONUS[k] for k in s.boffer]
+    return [KEEP_BONUS[k] for k in s.bonus_offer]
 
 
 def ap_keep_bonus(s: State, t: KeepBonus, a) -> None:
     """Summary プレイ時: keep one bonus card, discard the others."""
     s.stack.pop()
-    k = a.args[0][1]
-    s.bonus[t.seat].append(k)
-    s.bdiscard.extend(x for x in s.boffer if x != k)
-    s.boffer = []
+    k = a.arg("bonus")
+    s.bonus_cards[t.seat].append(k)
+    s.bonus_discard.extend(x for x in s.bonus_offer if x != k)
+    s.bonus_offer = []
 
 
 def draw_all_tray(s: State, seat: int, b: int) -> None:
@@ -163,7 +163,7 @@ def egg_reward(s: State, seat: int, b: int) -> None:
 def lg_egg_cost(s: State, t: EggCost) -> list:
     """Summary 起動時: an egg from any bird (from another bird when the card says so)."""
     b = t.bird
-    other = PARAMS[b][0]
+    other = PARAMS[b].others_only
     eggs = s.eggs
     acts = [PAY_EGG[x] for row in s.rows[t.seat] for x in row if eggs[x] and not (other and x == b)]
     if acts:
@@ -177,10 +177,10 @@ def ap_egg_cost(s: State, t: EggCost, a) -> None:
     if a.kind == "decline":
         return
     seat, b = t.seat, t.bird
-    x = a.args[0][1]
+    x = a.arg("bird")
     s.eggs[x] -= 1
-    s.neggs[seat] -= 1
-    _, reward, count = PARAMS[b]
+    s.eggs_by_seat[seat] -= 1
+    reward, count = PARAMS[b].reward, PARAMS[b].count
     if reward == RW_WILD:
         s.stack.append(ChooseFood(seat, remaining=count, food_mask=ANY_FOOD))
     else:
@@ -189,14 +189,14 @@ def ap_egg_cost(s: State, t: EggCost, a) -> None:
 
 def food_tuck_entry(s: State, seat: int, b: int) -> None:
     """Summary 起動時: asked only when the food is held and a card can be drawn (rules choice 7)."""
-    if s.food[seat][PARAMS[b][0]] and can_draw(s):
+    if s.food[seat][PARAMS[b].food] and can_draw(s):
         gate(s, seat, b)
 
 
 def food_tuck(s: State, seat: int, b: int) -> None:
     """Summary 起動時: discard a food to tuck cards from the deck (data:
     ``discard_food_tuck_from_deck``)."""
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     food = s.food[seat]
     if not food[f]:
         return
@@ -230,12 +230,12 @@ def ap_tuck(s: State, t: Tuck, a) -> None:
     if a.kind == "decline":
         return
     seat, b = t.seat, t.bird
-    s.hands[seat].remove(a.args[0][1])
+    s.hands[seat].remove(a.arg("bird"))
     s.tucked[b] += 1
     if t.by_pink:  # Horned Lark (pink): the tuck is the whole power
-        s.pused[b] = 1
+        s.pink_used[b] = 1
         return
-    reward, mask = PARAMS[b]
+    reward, mask = PARAMS[b].reward, PARAMS[b].food_mask
     if reward == RW_DRAW:
         s.stack.append(Draw(seat, remaining=1))
     elif reward == RW_FOOD:

@@ -43,7 +43,7 @@ def lg_choose_food(s: State, t: ChooseFood) -> list:
 
 def ap_choose_food(s: State, t: ChooseFood, a) -> None:
     """Summary 能力: the chosen food from the supply."""
-    s.food[t.seat][FOOD_IDX[a.args[0][1]]] += 1
+    s.food[t.seat][FOOD_IDX[a.arg("food")]] += 1
     t.remaining -= 1
     if t.remaining <= 0:
         s.stack.pop()
@@ -59,14 +59,14 @@ def _die_task(p: int, pink: int = -1) -> TakeDie:
 # ------------------------------------------------------------------------ food
 def gain_supply(s: State, seat: int, b: int) -> None:
     """Summary 起動時 / プレイ時: gain food from the supply (data: ``gain_food_supply``)."""
-    f, count = PARAMS[b]
+    f, count = PARAMS[b].food, PARAMS[b].count
     s.food[seat][f] += count
 
 
 def all_gain_supply(s: State, seat: int, b: int) -> None:
     """Summary 起動時: every player gains one food from the supply (data:
     ``all_players_gain_food_supply``)."""
-    f = PARAMS[b][0]
+    f = PARAMS[b].food
     for food in s.food:
         food[f] += 1
 
@@ -74,7 +74,7 @@ def all_gain_supply(s: State, seat: int, b: int) -> None:
 def gain_feeder(s: State, seat: int, b: int) -> None:
     """Summary 起動時: gain one die of the listed foods from the feeder, maybe cached (data:
     ``gain_food_feeder``)."""
-    mask, may_cache = PARAMS[b]
+    mask, may_cache = PARAMS[b].food_mask, PARAMS[b].may_cache
     s.stack.append(
         TakeDie(
             seat,
@@ -99,7 +99,7 @@ def gain_all_feeder(s: State, seat: int, b: int) -> None:
     if may_reroll(s.feeder):
         s.stack.append(FeederAll(seat, b))
     else:
-        s.food[seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+        s.food[seat][PARAMS[b].food] += take_all_dice(s, PARAMS[b].food)
 
 
 def lg_feeder_all(s: State, t: FeederAll) -> list:
@@ -108,7 +108,7 @@ def lg_feeder_all(s: State, t: FeederAll) -> list:
 
     Summary 森林アクション."""
     b = t.bird
-    acts = [gain_all(b, PARAMS[b][0])]
+    acts = [gain_all(b, PARAMS[b].food)]
     if may_reroll(s.feeder):
         acts.append(REROLL)
     return acts
@@ -121,7 +121,7 @@ def ap_feeder_all(s: State, t: FeederAll, a) -> None:
         return
     s.stack.pop()
     b = t.bird
-    s.food[t.seat][PARAMS[b][0]] += take_all_dice(s, PARAMS[b][0])
+    s.food[t.seat][PARAMS[b].food] += take_all_dice(s, PARAMS[b].food)
 
 
 def each_player_die(s: State, seat: int, b: int) -> None:
@@ -132,7 +132,7 @@ def each_player_die(s: State, seat: int, b: int) -> None:
 
 def lg_choose_player(s: State, t: ChoosePlayer) -> list:
     """Summary 起動時: which player starts taking dice."""
-    acts = list(CHOOSE_PLAYER[: s.n])
+    acts = list(CHOOSE_PLAYER[: s.players])
     acts.append(DECLINE)
     return acts
 
@@ -142,15 +142,15 @@ def ap_choose_player(s: State, t: ChoosePlayer, a) -> None:
     s.stack.pop()
     if a.kind == "decline":
         return
-    start = a.args[0][1]
-    n = s.n
+    start = a.arg("seat")
+    n = s.players
     for k in range(n - 1, -1, -1):
         s.stack.append(_die_task((start + k) % n))
 
 
 def cache_supply(s: State, seat: int, b: int) -> None:
     """Summary 能力: cache food from the supply on this bird (data: ``cache_food_supply``)."""
-    s.cache[b] += PARAMS[b][1]
+    s.cached_food[b] += PARAMS[b].count
 
 
 def trade(s: State, seat: int, b: int) -> None:
@@ -173,8 +173,8 @@ def ap_trade(s: State, t: Trade, a) -> None:
     if a.kind == "decline":
         return
     f = s.food[t.seat]
-    f[FOOD_IDX[a.args[0][1]]] -= 1
-    f[FOOD_IDX[a.args[1][1]]] += 1
+    f[FOOD_IDX[a.arg("give")]] -= 1
+    f[FOOD_IDX[a.arg("take")]] += 1
 
 
 def gain_die_any(s: State, seat: int, b: int) -> None:

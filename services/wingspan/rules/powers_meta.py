@@ -56,5 +56,5 @@ def ap_repeat(s: State, t: Repeat, a) -> None:
     s.stack.pop()
     if a.kind == "decline":
         return
-    x = a.args[0][1]
+    x = a.arg("bird")
     EFFECT[x](s, t.seat, x)

@@ -83,12 +83,12 @@ def blue_points(counts: list[int]) -> list[int]:
 def score_round_goal(s, rnd: int) -> None:
     """Summary ラウンド終了時の処理: rank the round's goal and record the points of each seat."""
     g = s.goals[rnd]
-    counts = [goal_count(s, p, g) for p in range(s.n)]
-    s.gcount[rnd] = counts
-    if s.opts["goal_side"] == "blue":
-        s.gscore[rnd] = blue_points(counts)
+    counts = [goal_count(s, p, g) for p in range(s.players)]
+    s.goal_counts[rnd] = counts
+    if s.options["goal_side"] == "blue":
+        s.goal_points[rnd] = blue_points(counts)
     else:
-        s.gscore[rnd] = green_points(counts, rnd)
+        s.goal_points[rnd] = green_points(counts, rnd)
 
 
 def bonus_count(s, seat: int, k: int) -> int:
@@ -129,13 +129,13 @@ def seat_categories(s, seat: int) -> dict[str, int]:
     """Summary 得点計算: birds, bonus cards, goals, eggs, cached food, tucked cards."""
     rows = s.rows[seat]
     birds = [b for row in rows for b in row]
-    goals = sum(r[seat] for r in s.gscore if r)
+    goals = sum(r[seat] for r in s.goal_points if r)
     return {
         "birds": sum(VP[b] for b in birds),
-        "bonus_cards": sum(bonus_points(k, bonus_count(s, seat, k)) for k in s.bonus[seat]),
+        "bonus_cards": sum(bonus_points(k, bonus_count(s, seat, k)) for k in s.bonus_cards[seat]),
         "goals": goals,
         "eggs": sum(s.eggs[b] for b in birds),
-        "cached_food": sum(s.cache[b] for b in birds),
+        "cached_food": sum(s.cached_food[b] for b in birds),
         "tucked_cards": sum(s.tucked[b] for b in birds),
     }
 
@@ -143,7 +143,7 @@ def seat_categories(s, seat: int) -> dict[str, int]:
 def scoreboard(s, final: bool) -> ScoreBoard:
     """Summary 得点計算: ties are broken by the food left."""
     seats = []
-    for p in range(s.n):
+    for p in range(s.players):
         cats = seat_categories(s, p)
         seats.append(
             SeatScore(

@@ -65,12 +65,12 @@ def draw_top(s: State) -> int:
     empty); -1 when both are empty.
 
     Summary 湿地アクション: an empty deck is made again from the shuffled discard pile."""
-    deck = s.deck
+    deck = s.bird_deck
     if not deck:
-        if not s.discard:
+        if not s.bird_discard:
             return -1
-        deck.extend(s.discard)
-        s.discard = []
+        deck.extend(s.bird_discard)
+        s.bird_discard = []
         s.rng.shuffle(deck)
     return deck.pop()
 
@@ -78,7 +78,7 @@ def draw_top(s: State) -> int:
 def can_draw(s: State) -> bool:
     """Whether a card can still be drawn (summary 湿地アクション: deck, else the reshuffled discard
     pile)."""
-    return bool(s.deck or s.discard)
+    return bool(s.bird_deck or s.bird_discard)
 
 
 def refill_tray(s: State) -> None:
@@ -95,19 +95,19 @@ def refill_tray(s: State) -> None:
 def draw_bonus(s: State) -> int:
     """Top card of the bonus deck, reshuffling its discard pile when empty; -1 when both are
     empty (summary 能力: powers that draw bonus cards)."""
-    if not s.bdeck:
-        if not s.bdiscard:
+    if not s.bonus_deck:
+        if not s.bonus_discard:
             return -1
-        s.bdeck = s.bdiscard
-        s.bdiscard = []
-        s.rng.shuffle(s.bdeck)
-    return s.bdeck.pop()
+        s.bonus_deck = s.bonus_discard
+        s.bonus_discard = []
+        s.rng.shuffle(s.bonus_deck)
+    return s.bonus_deck.pop()
 
 
 def add_egg(s: State, seat: int, b: int) -> None:
     """One egg on bird ``b`` of ``seat`` (summary 卵の上限: the caller checks the limit)."""
     s.eggs[b] += 1
-    s.neggs[seat] += 1
+    s.eggs_by_seat[seat] += 1
 
 
 def habitat_of(s: State, seat: int, b: int) -> int:

@@ -1,11 +1,12 @@
 """The tasks of the flow stack, as named records.
 
 Each task is a small record with slots: ``task.remaining`` rather than
-``task[2]``. A state stores a task as the array ``[code, seat, field, ...]``
-(:meth:`Task.row`, fields in the order of the record's ``__init__``), as it
-always has, so stored games still decode: ``power_tasks.as_task`` turns an
-array back into its record. This module holds the tasks of the turn flow;
-``power_tasks`` those that bird powers push.
+``task[2]``. A state stores a task as the array ``[code, seat, *FIELDS]``
+(:meth:`Task.row`; a record's ``FIELDS`` names its fields in the order its
+``__init__`` takes them, the one place that order is written), so stored games
+decode: ``power_tasks.as_task`` turns an array back into its record. This
+module holds the tasks of the turn flow; ``power_tasks`` those that bird
+powers push.
 """
 
 from __future__ import annotations
@@ -48,7 +49,12 @@ class Task:
 
     __slots__ = ("code", "seat")
     CODE = -1
-    #: Reads the stored array of a task: ``(code, seat, *fields)``.
+    #: The names of the fields after ``seat``, in stored order: the order the
+    #: record's ``__init__`` takes them and :meth:`row` writes them. Each name
+    #: is a slot of the record, documented there.
+    FIELDS: tuple[str, ...] = ()
+    #: Reads the stored array of a task: ``(code, seat, *FIELDS)``, made from
+    #: ``FIELDS`` for every record class.
     ROW: Callable[[Task], tuple[int, ...]] = attrgetter("code", "seat")
     shown_bird = -1
     shown_remaining = 0
@@ -57,6 +63,10 @@ class Task:
     def __init__(self, seat: int) -> None:
         self.code = self.CODE
         self.seat = seat
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.ROW = attrgetter("code", "seat", *cls.FIELDS)
 
     def row(self) -> tuple[int, ...]:
         """The task as stored in the state's JSON: ``(code, seat, *fields)``."""
@@ -75,9 +85,6 @@ class _Fixed(Task):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is shared and never changes")
-
-    #: The names of the fields after ``seat``, in stored order.
-    FIELDS: tuple[str, ...] = ()
 
     def __init__(self, seat: int, *values: int) -> None:
         object.__setattr__(self, "code", self.CODE)
@@ -108,7 +115,7 @@ class ActivateRow(Task):
         "column": "The next column to activate (right to left).",
         "habitat": "The row whose powers activate.",
     }
-    ROW = attrgetter("code", "seat", "habitat", "column")
+    FIELDS = ("habitat", "column")
     CODE = P_ROW
 
     def __init__(self, seat: int, habitat: int, column: int) -> None:
@@ -125,7 +132,7 @@ class PlaceBird(Task):
         "bird": "The bird being played (out of the hand, not yet on the board).",
         "habitat": "Where it goes.",
     }
-    ROW = attrgetter("code", "seat", "bird", "habitat")
+    FIELDS = ("bird", "habitat")
     CODE = P_PLACE
 
     def __init__(self, seat: int, bird: int, habitat: int) -> None:
@@ -142,7 +149,7 @@ class WhitePower(Task):
         "bird": "The bird just played.",
         "habitat": "The habitat it was played in.",
     }
-    ROW = attrgetter("code", "seat", "bird", "habitat")
+    FIELDS = ("bird", "habitat")
     CODE = P_WHITE
 
     def __init__(self, seat: int, bird: int, habitat: int) -> None:
@@ -159,9 +166,8 @@ class PinkTrigger(_Fixed):
         "param": "The trigger's parameter (the habitat of a bird played).",
         "trigger": "Which pink trigger (``cards.TRIG_*``).",
     }
-    ROW = attrgetter("code", "seat", "trigger", "param")
-    CODE = P_PINK
     FIELDS = ("trigger", "param")
+    CODE = P_PINK
 
 
 class ExtraEgg(Task):
@@ -170,7 +176,7 @@ class ExtraEgg(Task):
     __slots__ = {
         "nest": "The nest type of the power.",
     }
-    ROW = attrgetter("code", "seat", "nest")
+    FIELDS = ("nest",)
     CODE = P_EXTRA_EGG
 
     def __init__(self, seat: int, nest: int) -> None:
@@ -204,9 +210,8 @@ class BonusSpace(_Fixed):
     __slots__ = {
         "habitat": "The habitat of the action.",
     }
-    ROW = attrgetter("code", "seat", "habitat")
-    CODE = D_BONUS
     FIELDS = ("habitat",)
+    CODE = D_BONUS
     shown_habitat = property(attrgetter("habitat"))
 
 
@@ -221,16 +226,7 @@ class TakeDie(Task):
         "pink_bird": "The pink bird whose power this is, or -1.",
         "remaining": "Dice still to take.",
     }
-    ROW = attrgetter(
-        "code",
-        "seat",
-        "remaining",
-        "by_power",
-        "food_mask",
-        "cache_bird",
-        "may_decline",
-        "pink_bird",
-    )
+    FIELDS = ("remaining", "by_power", "food_mask", "cache_bird", "may_decline", "pink_bird")
     CODE = D_TAKE_DIE
     shown_bird = property(attrgetter("pink_bird"))
     shown_remaining = property(attrgetter("remaining"))
@@ -265,7 +261,7 @@ class LayEgg(Task):
         "pink_bird": "The pink bird whose power this is, or -1.",
         "remaining": "Eggs still to lay.",
     }
-    ROW = attrgetter("code", "seat", "remaining", "nest", "excluded", "may_decline", "pink_bird")
+    FIELDS = ("remaining", "nest", "excluded", "may_decline", "pink_bird")
     CODE = D_LAY_EGG
     shown_bird = property(attrgetter("pink_bird"))
     shown_remaining = property(attrgetter("remaining"))
@@ -294,7 +290,7 @@ class Draw(Task):
     __slots__ = {
         "remaining": "Cards still to draw.",
     }
-    ROW = attrgetter("code", "seat", "remaining")
+    FIELDS = ("remaining",)
     CODE = D_DRAW
     shown_remaining = property(attrgetter("remaining"))
 
@@ -310,7 +306,7 @@ class PayFood(Task):
     __slots__ = {
         "bird": "The bird being played.",
     }
-    ROW = attrgetter("code", "seat", "bird")
+    FIELDS = ("bird",)
     CODE = D_PAY_FOOD
     shown_bird = property(attrgetter("bird"))
 
@@ -326,7 +322,7 @@ class PayEgg(Task):
     __slots__ = {
         "remaining": "Eggs still to pay.",
     }
-    ROW = attrgetter("code", "seat", "remaining")
+    FIELDS = ("remaining",)
     CODE = D_PAY_EGG
     shown_remaining = property(attrgetter("remaining"))
 
