@@ -8,8 +8,8 @@ from __future__ import annotations
 from tests.golden import game_hashes
 
 GOLDEN = {
-    1: "1461d2717e725e1af4c53e2ee015a4db967f4be84b74bcaa0978be165fe5c366",
-    2: "167bedc0ec92111041e02e9ed985232e63880a979dda6c626b56e01336362ce3",
+    1: "42a40cb4366f2d07a56a248c62e1ab459bf00b2bfc612fa4cf9e12f3c16747b2",
+    2: "203d28495f27c9925d4098c0a8607da2210d33e03df5d6212b8408825a5bba3b",
 }
 
 

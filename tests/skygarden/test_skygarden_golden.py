@@ -11,10 +11,10 @@ from services.skygarden.rules import ENGINE
 from tests.golden import continued_hash, game_hashes
 
 GOLDEN = {
-    1: "f4160edc4cd29857cc0de9f35ac7274fc1e952ccb61e3ca1d6ac00ccdebd3c37",
-    2: "cf8d230704dccb4f6b07481525e4298dfdee4de5731d9ae2c799f304f16b8f0d",
-    3: "082e2e440477bc10eb14715bb9265d05aae6e0aa481e73ab2315b2d42267d9a7",
-    4: "f1d8c743acaae89b9aec25c36d66597984003beaf1fceef3ce03776176f73c4f",
+    1: "f8d92e4014b547e934108ff1d5ab899f0cca9555a040fc9bcf1986d7f946a5a0",
+    2: "9114159e78b52011d6395bd6cfe1dd74d7b1a6d1ec317cc5bfd3875d21d2cefb",
+    3: "40988c7147396f5d19a5aa8ab21edc20bc1594c9071721a32a23c7cd739594a3",
+    4: "d43a7affccbced4218ae599f9f94e047cc343a5b26cf4b21f5988d90ae83ff63",
 }
 
 
@@ -25,7 +25,7 @@ def test_skygarden_golden_games() -> None:
 #: A state saved by an earlier version (``data/saved_state_v1.json``) and the hash of
 #: 40 seeded decisions played on from it: games stored in Redis survive a deploy.
 SAVED_STATE = Path(__file__).parent / "data" / "saved_state_v1.json"
-SAVED_CONTINUED = "f77b8b2971a83d33aee984829a42acddb6eb4b6db34e73cdd3e82d7496407dff"
+SAVED_CONTINUED = "5a023432a6bc2d76f556af9925945f4f68c2d1254b35cac93c01b936cdfd4fae"
 
 
 def test_skygarden_loads_a_state_saved_by_an_earlier_version() -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from tests.golden import game_hashes
 
 GOLDEN = {
-    2: "8d77e6a8625096e1b9d9f7bf82232e3b8b123579517f57842fbb14dec434ee5e",
-    3: "e9dde3f6b67a69c2b5dddf02b027af7b0eff5af93b5018eeb20a5e957ef835d6",
-    4: "95d2ea5d6c647fe0bc601083956a6c38a2c42f0e705e9d3be3d074a4d5e1e7a8",
+    2: "e2493d59cad9d147326aaec6c732d5d168afcd18a4777344cdeade6d79da4908",
+    3: "a096987df26ea79cbae8ee713a34fea561d34b7ab4e6be5e382c38d4aabee54d",
+    4: "dd6e859f70b92ee2756a1a1b80ecd30b9c1748660f5305722fcd3f43443180d7",
 }
 
 
