@@ -1,0 +1,28 @@
+"""The web frontend's unit tests (vitest, in web/), run as part of the suite.
+
+They draw every game's board from recorded views, check the choosing logic,
+the API layer and the registry copy. Needs Node.js and npm; the npm
+dependencies are installed from the lockfile when missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js/npm is not installed")
+def test_web_unit_suite() -> None:
+    """`npm test` (protobuf-es generation, then vitest) passes."""
+    if not (WEB / "node_modules" / ".installed").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True)
+        (WEB / "node_modules" / ".installed").touch()
+    result = subprocess.run(
+        ["npm", "test", "--silent"], cwd=WEB, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
