@@ -38,6 +38,11 @@ describe.each(GAMES.map((g) => g.name))("%s boards", (game: GameName) => {
         expect(target!.getAttribute("aria-label")).toBeTruthy();
       }
       expect(el.querySelectorAll(".chooser button.choice").length).toBeGreaterThan(0);
+      // Choices about one's own mat, garden, aviary or tableau never light up another seat's.
+      const others = el.querySelectorAll(
+        ".player-mat:not(.own) .target, .garden:not(.own) .target, .aviary:not(.own) .target, .bs-seat:not(.own) .target:not([data-target^='tableau:'])",
+      );
+      expect(others.length).toBe(0);
     }
     for (const region of el.querySelectorAll("section")) {
       expect(region.getAttribute("aria-label") || region.getAttribute("aria-labelledby"), region.className).toBeTruthy();
@@ -102,7 +107,7 @@ describe("Wingspan board", () => {
     expect(el.querySelectorAll(".tray .bird-card").length).toBe(view.tray.length);
     expect(el.querySelectorAll(".goals tbody tr").length).toBe(4);
     expect(text(el.querySelector(".goals")!)).toMatch(/→ \d+ pts/);
-    expect(text(el)).toMatch(/🥚 \d\/\d/);
+    expect(text(el)).toMatch(/eggs \d\/\d/);
   });
 
   it("shows a bonus card's condition to its owner", () => {
@@ -132,7 +137,7 @@ describe("Under the Leaves board", () => {
     expect(grids.length).toBe(gardens.length);
     const counts = [...grids].map((g) => g.querySelectorAll(".cell").length).sort();
     expect(counts).toEqual(gardens.map((g) => g.tiles.length * 4).sort());
-    expect(text(el)).toMatch(/🐝×\d/);
+    expect(text(el)).toMatch(/bee ×\d/);
   });
 });
 

@@ -47,7 +47,7 @@ function card(id: string, info: CatalogueCard | undefined, target: string, tilte
   );
 }
 
-function tableau(seat: SeatView, cards: Map<string, CatalogueCard>): HTMLElement {
+function tableau(seat: SeatView, cards: Map<string, CatalogueCard>, own: boolean): HTMLElement {
   const rows: Record<number, TableauCard[]> = {
     [Row.TREES]: seat.tableau?.trees ?? [],
     [Row.GARDEN]: seat.tableau?.garden ?? [],
@@ -60,7 +60,7 @@ function tableau(seat: SeatView, cards: Map<string, CatalogueCard>): HTMLElement
       h(
         "div",
         { class: `tableau-row row-${word(Row[row])}`, role: "group", "aria-label": `${word(Row[row])} row` },
-        h("div", { class: "row-name", "data-target": `row:${Row[row]}` }, word(Row[row])),
+        h("div", { class: "row-name", "data-target": own ? `row:${Row[row]}` : undefined }, word(Row[row])),
         h("div", { class: "cards" }, rows[row].map((c) => card(c.card, cards.get(c.card), `tableau:${c.card}`, c.tilted))),
       ),
     ),
@@ -81,7 +81,7 @@ function seatPanel(input: Input, seat: SeatView, cards: Map<string, CatalogueCar
       stat("Cards in hand", `${seat.handCount} of ${seat.handLimit}`),
       stat("Tilted", seat.tiltedCount),
     ),
-    tableau(seat, cards),
+    tableau(seat, cards, seat.seat === input.viewerSeat),
     seat.hand.length > 0 && region("Hand", "hand", h("div", { class: "cards" }, seat.hand.map((c) => card(c, cards.get(c), `hand:${c}`)))),
   );
 }

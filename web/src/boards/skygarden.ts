@@ -60,14 +60,14 @@ function trackSpace(input: Input, space: TrackSpace, name: (b: string) => string
   );
 }
 
-function area(a: AreaView, name: (b: string) => string): HTMLElement {
-  const features = [a.tree && "🌳 tree", a.lake && "💧 lake", a.nest && "🪺 nest"].filter(Boolean) as string[];
+function area(a: AreaView, name: (b: string) => string, own: boolean): HTMLElement {
+  const features = [a.tree && "tree", a.lake && "lake", a.nest && "nest"].filter(Boolean) as string[];
   return h(
     "div",
-    { class: `area${a.eventArea ? " event-area" : ""}`, "data-target": `area:${a.area}`, "aria-label": `area ${a.id}: ${counts(a.birds, name)}; ${features.join(", ") || "no tree, lake or nest"}` },
+    { class: `area${a.eventArea ? " event-area" : ""}`, "data-target": own ? `area:${a.area}` : undefined, "aria-label": `area ${a.id}: ${counts(a.birds, name)}; ${features.join(", ") || "no tree, lake or nest"}` },
     h("h5", {}, a.id, a.eventArea && h("small", {}, " (event)")),
     h("p", { class: "area-birds" }, counts(a.birds, name)),
-    h("p", { class: "features" }, features.join(" ")),
+    h("p", { class: "features" }, features.map((f) => h("span", { class: `feature feature-${f}` }, f))),
     a.nestBirds.length > 0 && h("p", {}, `In the nest: ${a.nestBirds.map(name).join(", ")}`),
     h("p", { class: "capacity" }, `${a.used}/${a.capacity} used`),
   );
@@ -98,7 +98,7 @@ function aviary(input: Input, seat: SeatView, name: (b: string) => string): HTML
           ? `Event cards to choose from: ${seat.dealtEvents.join(", ")}`
           : "No event card",
     ),
-    h("div", { class: "areas" }, seat.areas.map((a) => area(a, name))),
+    h("div", { class: "areas" }, seat.areas.map((a) => area(a, name, seat.seat === input.viewerSeat))),
   );
 }
 
@@ -126,10 +126,10 @@ export function renderSkyGarden(input: Input): HTMLElement {
     region(
       "Track",
       "track",
-      h("ol", { class: "track" }, v.track.map((s) => trackSpace(input, s, name))),
+      h("ol", { class: "track-spaces" }, v.track.map((s) => trackSpace(input, s, name))),
       h(
         "ul",
-        { class: "standby", "data-target": "standby", "aria-label": "standby spaces" },
+        { class: "standby-spaces", "data-target": "standby", "aria-label": "standby spaces" },
         v.standby.map((s) =>
           h(
             "li",

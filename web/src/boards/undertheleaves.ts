@@ -44,7 +44,7 @@ function miniTile(spaces: Space[], label: string, target?: string): HTMLElement 
     "div",
     { class: "mini-tile", "data-target": target, "aria-label": label, role: "img" },
     spaces.map((s) =>
-      h("span", { class: `cell terrain-${terrainWord(s.terrain)}` }, s.mushroom ? "🍄" : ""),
+      h("span", { class: `cell terrain-${terrainWord(s.terrain)}` }, s.mushroom ? h("span", { class: "mushroom", "aria-hidden": "true" }) : ""),
     ),
   );
 }
@@ -67,14 +67,14 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
       cells.set(`${cx},${cy}`, {
         terrain: tile.terrains[i] ?? Terrain.UNSPECIFIED,
         mushroom: tile.mushrooms[i] ?? false,
-        marks: i === 0 && tile.hummingbirds > 0 ? [`🐦×${tile.hummingbirds}`] : [],
+        marks: i === 0 && tile.hummingbirds > 0 ? [`hummingbird ×${tile.hummingbirds}`] : [],
       });
     });
   }
   for (const sector of garden.beeSectors) {
     const first = sector.cells[0];
     const cell = first && cells.get(`${first.x},${first.y}`);
-    if (cell && sector.bees > 0) cell.marks.push(`🐝×${sector.bees}`);
+    if (cell && sector.bees > 0) cell.marks.push(`bee ×${sector.bees}`);
   }
   const names = new Map(input.view.dwellerCards.map((d) => [d.id, d.name]));
   for (const d of garden.dwellers) {
@@ -102,11 +102,11 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
       {
         class: `cell terrain-${terrainWord(info.terrain)}${cellTargets.includes(`cell:${key}`) ? " candidate" : ""}`,
         style: `grid-column:${col(x)};grid-row:${row(y)}`,
-        "data-target": `cell:${key}`,
+        "data-target": own ? `cell:${key}` : undefined,
         "aria-label": `cell ${key}: ${words}`,
         role: "gridcell",
       },
-      info.mushroom && h("span", { class: "mushroom", "aria-hidden": "true" }, "🍄"),
+      info.mushroom && h("span", { class: "mushroom", "aria-hidden": "true" }),
       info.marks.map((m) => h("span", { class: "mark" }, m)),
     );
   });
@@ -152,8 +152,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
       stat("Turn", `${Math.min(v.turnsPlayed + 1, v.turnsTotal)} of ${v.turnsTotal}`),
       " ",
       stat("Phase", (Phase[v.phase] ?? "").toLowerCase().replace(/_/g, " ")),
-      " ",
-      stat("Current player", seatName(input.seats, v.currentSeat)),
+      v.currentSeat >= 0 && v.phase !== Phase.OVER && [" ", stat("Current player", seatName(input.seats, v.currentSeat))],
     ),
     region(
       "Market",
@@ -176,7 +175,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
         "ul",
         { class: "dweller-cards" },
         v.dwellerCards.map((d) =>
-          h("li", {}, h("strong", {}, d.name), ` (${(Family[d.family] ?? "").toLowerCase()}): ${d.condition} `, h("small", {}, `Placed on ${d.placement}.`)),
+          h("li", {}, h("strong", {}, d.name), ` (${(Family[d.family] ?? "").toLowerCase()}): ${d.condition} `, h("small", {}, `Placement: ${d.placement}.`)),
         ),
       ),
     ),

@@ -78,7 +78,7 @@ function birdCard(card: Card, info: CatalogueBird | undefined, target: string): 
         { class: "facts" },
         h("span", { class: "cost" }, `Cost: ${costText(info)}`),
         h("span", { class: "points" }, `${info.points} points`),
-        h("span", {}, `${word(Nest[info.nest])} nest, ${info.eggLimit} eggs`),
+        h("span", {}, `${info.nest === Nest.NONE ? "no" : word(Nest[info.nest])} nest, ${info.eggLimit} eggs`),
         h("span", {}, `${info.wingspanCm} cm`),
         h("span", { class: "habitats" }, info.habitats.map((x) => word(Habitat[x])).join(" / ")),
       ),
@@ -87,16 +87,16 @@ function birdCard(card: Card, info: CatalogueBird | undefined, target: string): 
 }
 
 /** A bird on a mat with what lies on it. */
-function slotCard(slot: BirdSlot): HTMLElement {
+function slotCard(slot: BirdSlot, own: boolean): HTMLElement {
   return h(
     "article",
-    { class: "card slot-card", "data-target": `slot:${slot.bird}`, "aria-label": slot.name },
+    { class: "card slot-card", "data-target": own ? `slot:${slot.bird}` : undefined, "aria-label": slot.name },
     h("h4", {}, slot.name),
     h(
       "p",
       { class: "facts" },
       h("span", { class: "points" }, `${slot.points} points`),
-      h("span", { class: "eggs", "aria-label": `${slot.eggs} of ${slot.eggLimit} eggs` }, `🥚 ${slot.eggs}/${slot.eggLimit}`),
+      h("span", { class: "eggs", "aria-label": `${slot.eggs} of ${slot.eggLimit} eggs` }, `eggs ${slot.eggs}/${slot.eggLimit}`),
       slot.cachedFood > 0 && h("span", { class: "cached" }, `cached food ${slot.cachedFood}`),
       slot.tuckedCards > 0 && h("span", { class: "tucked" }, `tucked cards ${slot.tuckedCards}`),
       slot.pinkUsed && h("span", {}, "pink power used"),
@@ -105,7 +105,7 @@ function slotCard(slot: BirdSlot): HTMLElement {
   );
 }
 
-function habitatRow(player: PlayerView, habitat: Habitat): HTMLElement {
+function habitatRow(player: PlayerView, habitat: Habitat, own: boolean): HTMLElement {
   const name = word(Habitat[habitat]);
   const birds = player[name as "forest" | "grassland" | "wetland"];
   const empty = Array.from({ length: Math.max(0, SLOTS_PER_HABITAT - birds.length) }, () =>
@@ -114,8 +114,8 @@ function habitatRow(player: PlayerView, habitat: Habitat): HTMLElement {
   return h(
     "div",
     { class: `habitat habitat-${name}`, role: "group", "aria-label": `${name}` },
-    h("div", { class: "habitat-name", "data-target": `habitat:${Habitat[habitat]}` }, name),
-    h("div", { class: "slots" }, birds.map(slotCard), empty),
+    h("div", { class: "habitat-name", "data-target": own ? `habitat:${Habitat[habitat]}` : undefined }, name),
+    h("div", { class: "slots" }, birds.map((b) => slotCard(b, own)), empty),
   );
 }
 
@@ -144,7 +144,7 @@ function playerMat(input: Input, player: PlayerView, birds: Map<number, Catalogu
       stat("Cards in hand", player.handCount),
       stat("Bonus cards", player.bonusCount),
     ),
-    h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x))),
+    h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x, own))),
     player.hand.length > 0 &&
       region("Hand", "hand", h("div", { class: "cards" }, player.hand.map((c) => birdCard(c, birds.get(c.bird), `hand:${c.bird}`)))),
     player.setupBirds.length > 0 &&
