@@ -30,7 +30,7 @@ function birdNames(catalogue: Catalogue): (bird: string) => string {
 }
 
 function counts(list: BirdCount[], name: (b: string) => string): string {
-  return list.filter((b) => b.count > 0).map((b) => `${b.count} ${name(b.bird)}`).join(", ") || "none";
+  return list.filter((b) => b.count > 0).map((b) => `${b.count} ${name(b.bird)}`).join(", ") || "no birds";
 }
 
 function trackSpace(input: Input, space: TrackSpace, name: (b: string) => string): HTMLElement {

@@ -30,14 +30,17 @@ export class GameController {
   private readonly abort = new AbortController();
   private readonly token: string | undefined;
   private sending = false;
+  private botsRunning = false;
 
+  /** `client` defaults to the game's Connect client (tests pass their own). */
   constructor(
     private readonly root: HTMLElement,
     game: GameName,
     gameId: string,
     spectate: boolean,
+    client?: GameClient,
   ) {
-    this.client = gameClient(game);
+    this.client = client ?? gameClient(game);
     const held = heldGame(gameId);
     const own = spectate ? undefined : held?.seats.find((s) => s.player === "you");
     this.token = own?.token;
@@ -70,6 +73,11 @@ export class GameController {
     } catch (err) {
       if (!this.abort.signal.aborted) this.update({ notice: explain(err), connection: "offline" });
     }
+  }
+
+  /** The model drawn now (for tests). */
+  get state(): GameModel {
+    return this.model;
   }
 
   stop(): void {
@@ -127,11 +135,14 @@ export class GameController {
   private async runBots(): Promise<void> {
     const held = heldGame(this.model.gameId);
     const bots = held?.seats.filter((s) => s.player !== "you" && this.model.botSeats.includes(s.seat)) ?? [];
-    if (!bots.length || this.model.finished) return;
+    if (!bots.length || this.model.finished || this.botsRunning) return;
+    this.botsRunning = true;
     try {
       await playBots(this.client, this.model.gameId, bots, this.model.toAct, this.abort.signal);
     } catch (err) {
       if (!this.abort.signal.aborted) this.update({ notice: `A bot could not move: ${explain(err)}` });
+    } finally {
+      this.botsRunning = false;
     }
   }
 
