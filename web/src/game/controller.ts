@@ -63,7 +63,7 @@ export class GameController {
   async start(): Promise<void> {
     this.update({});
     try {
-      await this.refresh();
+      await this.retrying(() => this.refresh());
       const kit = kitOf(this.model.game);
       const cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
       const log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: 0n, limit: 0 }, asSeat(this.token));
@@ -78,6 +78,19 @@ export class GameController {
   /** The model drawn now (for tests). */
   get state(): GameModel {
     return this.model;
+  }
+
+  /** Run `call`, retrying passing failures (a restarting service) with backoff. */
+  private async retrying(call: () => Promise<void>): Promise<void> {
+    for (let delay = 250; ; delay = Math.min(delay * 2, 8000)) {
+      try {
+        return await call();
+      } catch (err) {
+        if (this.abort.signal.aborted || !retryable(err)) throw err;
+        this.update({ connection: "reconnecting", notice: explain(err) });
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
   }
 
   stop(): void {

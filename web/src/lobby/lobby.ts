@@ -109,12 +109,14 @@ function ticketText(t: Ticket): string {
 
 function queueForm(navigate: (hash: string) => void): HTMLElement {
   const status = h("p", { class: "notice", role: "status" });
-  const select = gameSelect("q-game", () => {});
+  const optionsBox = h("div", { class: "options" });
+  const select = gameSelect("q-game", () => replace(optionsBox, optionsFields(kitOf(select.value as GameName).schemas.options)));
   const counts = h("input", { id: "q-counts", type: "text", value: "2", "aria-describedby": "q-counts-help" }) as HTMLInputElement;
   const party = h("input", { id: "q-party", type: "text", value: "me" }) as HTMLInputElement;
   const bots = h("input", { id: "q-bots", type: "checkbox", checked: true }) as HTMLInputElement;
   const kind = h("select", { id: "q-kind" }, h("option", { value: "greedy" }, "greedy"), h("option", { value: "random" }, "random")) as HTMLSelectElement;
   let stop: AbortController | undefined;
+  replace(optionsBox, optionsFields(kitOf(select.value as GameName).schemas.options));
   const form = h(
     "form",
     {
@@ -130,6 +132,8 @@ function queueForm(navigate: (hash: string) => void): HTMLElement {
             game: select.value,
             playerCounts: counts.value.split(",").map((c) => Number(c.trim())).filter((c) => c > 0),
             party: players,
+            // Empty means the defaults (and matches other default tickets).
+            optionsJson: Object.keys(readOptions(optionsBox)).length ? JSON.stringify(readOptions(optionsBox)) : "",
             botFill: { enabled: bots.checked, afterMs: 0, kind: kind.value === "random" ? BotKind.RANDOM : BotKind.GREEDY },
           });
           const id = reply.ticket!.ticketId;
@@ -163,6 +167,7 @@ function queueForm(navigate: (hash: string) => void): HTMLElement {
     h("div", { class: "field" }, h("label", { for: "q-counts" }, "Player counts"), counts, h("small", { id: "q-counts-help" }, "comma-separated, e.g. 2,3")),
     h("div", { class: "field" }, h("label", { for: "q-party" }, "Party (player ids)"), party),
     h("div", { class: "field" }, h("label", { for: "q-bots" }, "Bots fill empty seats"), bots, h("label", { for: "q-kind", class: "sr-only" }, "bot kind"), kind),
+    h("fieldset", {}, h("legend", {}, "Options"), optionsBox),
     h("button", { type: "submit" }, "Find a game"),
     status,
   );
