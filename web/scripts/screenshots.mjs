@@ -46,6 +46,23 @@ try {
     }
     await page.close();
   }
+  // Keyboard: a tile spot is reached with Tab and chosen with Enter, then the
+  // chooser asks for the rotation.
+  const page = await browser.newPage({ viewport: SIZES.desktop });
+  await page.goto(`${base}?fixture=undertheleaves/2p-wide`);
+  await page.waitForSelector(".spot.target");
+  let reached = false;
+  for (let i = 0; i < 80 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.classList.contains("spot") ?? false);
+  }
+  if (!reached) failures.push("keyboard: Tab never reaches a tile spot");
+  else {
+    await page.keyboard.press("Enter");
+    const steps = await page.locator(".chooser button.choice").allTextContents();
+    if (!steps.length || !steps.every((t) => t.startsWith("rotated"))) failures.push(`keyboard: Enter on a spot offered ${steps.join(", ")}`);
+  }
+  await page.close();
 } finally {
   await browser.close();
   server.close();
