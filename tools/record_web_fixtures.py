@@ -69,7 +69,7 @@ def token_md(token: str | None) -> tuple[tuple[str, str], ...]:
 
 
 def snapshot(stub: Any, messages: ModuleType, game_id: str, token: str | None) -> dict[str, Any]:
-    """State, legal actions and score of one reader at the current version."""
+    """State, legal actions, score and the last dozen log events of one reader."""
     md = token_md(token)
     state = stub.GetState(messages.GetStateRequest(game_id=game_id), metadata=md)
     record: dict[str, Any] = {"state": to_json(state)}
@@ -80,6 +80,9 @@ def snapshot(stub: Any, messages: ModuleType, game_id: str, token: str | None) -
         record["legal"] = {}
     score = stub.Score(messages.ScoreRequest(game_id=game_id), metadata=md)
     record["score"] = to_json(score)
+    since = max(0, state.version - 12)
+    log = stub.GetLog(messages.GetLogRequest(game_id=game_id, from_version=since), metadata=md)
+    record["log"] = [to_json(entry.event) for entry in log.entries]
     return record
 
 

@@ -49,6 +49,18 @@ describe.each(GAMES.map((g) => g.name))("%s boards", (game: GameName) => {
     }
   });
 
+  it("lists the recent moves in the log, secret decisions redacted", () => {
+    for (const p of positions(game)) {
+      const model = recorded(game, p);
+      const el = draw(model);
+      const lines = [...el.querySelectorAll(".log li")].map((li) => text(li));
+      const shown = model.log.slice(-12);
+      expect(lines).toHaveLength(shown.length);
+      shown.forEach((e, i) => expect(lines[i]).toContain(e.redacted ? "(a secret decision)" : e.label || e.kind));
+    }
+    expect(positions(game).some((p) => recorded(game, p).log.length > 0)).toBe(true);
+  });
+
   it("ends with a final score board naming every category", () => {
     const end = positions(game).filter((p) => p.endsWith("-end"));
     expect(end.length).toBeGreaterThan(0);

@@ -66,7 +66,8 @@ export class GameController {
       await this.retrying(() => this.refresh());
       const kit = kitOf(this.model.game);
       const cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
-      const log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: 0n, limit: 0 }, asSeat(this.token));
+      const since = this.model.version > 30n ? this.model.version - 30n : 0n;
+      const log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: since, limit: 30 }, asSeat(this.token));
       this.update({ catalogue: cat, log: log.entries.flatMap((e) => (e.event ? [e.event] : [])).slice(-30) });
       void this.runBots();
       await this.follow();

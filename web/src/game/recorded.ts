@@ -7,7 +7,7 @@
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { AnyLegalAction, AnyView } from "../api/clients.js";
 import type { ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
-import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
+import { EventSchema, GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
 import { kitOf } from "../games/index.js";
 import type { GameName } from "../registry.js";
@@ -17,6 +17,8 @@ export interface RecordedPosition {
   state: JsonValue;
   legal: JsonValue;
   score: JsonValue;
+  /** The last log events (common.v1.Event JSON), when recorded. */
+  log?: JsonValue[];
 }
 
 const options = { ignoreUnknownFields: true };
@@ -47,7 +49,7 @@ export function modelFromRecording(game: GameName, position: RecordedPosition, c
     catalogue: catalogue.catalogue,
     chooser: actions.length && viewerSeat >= 0 ? { choices: choicesOf(actions, kit.naming), path: [] } : undefined,
     score: score.scoreboard as ScoreBoard,
-    log: [],
+    log: (position.log ?? []).map((e) => fromJson(EventSchema, e, options)),
     connection: "fixture",
     botSeats: [],
   };
