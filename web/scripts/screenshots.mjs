@@ -61,6 +61,8 @@ try {
     await page.keyboard.press("Enter");
     const steps = await page.locator(".chooser button.choice").allTextContents();
     if (!steps.length || !steps.every((t) => t.startsWith("rotated"))) failures.push(`keyboard: Enter on a spot offered ${steps.join(", ")}`);
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? "");
+    if (!focused.startsWith("rotated")) failures.push(`keyboard: focus after Enter is on "${focused}", not the next step`);
   }
   await page.close();
 } finally {

@@ -13,6 +13,7 @@ import { remember, heldGame } from "./api/seats.js";
 import { h, replace } from "./dom.js";
 import { GameController } from "./game/controller.js";
 import { modelFromRecording, type RecordedPosition } from "./game/recorded.js";
+import { focusKey, restoreFocus } from "./game/focus.js";
 import { renderGame } from "./game/render.js";
 import { pickStep, pickTarget } from "./choose/panel.js";
 import type { GameModel } from "./game/model.js";
@@ -63,7 +64,8 @@ async function showFixture(name: string): Promise<void> {
     return;
   }
   let model: GameModel = modelFromRecording(game, (await load()) as unknown as RecordedPosition, await loadCatalogue());
-  const draw = () =>
+  const draw = (toChooser = false) => {
+    const focused = focusKey();
     replace(
       root,
       renderGame(model, {
@@ -72,11 +74,13 @@ async function showFixture(name: string): Promise<void> {
         back: () => step({ ...model, chooser: model.chooser && { choices: model.chooser.choices, path: [] } }),
       }),
     );
+    restoreFocus(root, focused, toChooser);
+  };
   const step = (next: GameModel) => {
     const open = next.chooser && (next.chooser.only ?? next.chooser.choices);
     model = next;
     if (open && open.length === 1) model = { ...model, notice: `Fixture mode: would send action ${open[0]!.id} (${open[0]!.label}).` };
-    draw();
+    draw(true);
   };
   draw();
 }

@@ -138,6 +138,17 @@ describe("game page", () => {
     expect(s.applied).toHaveLength(1);
   });
 
+  it("keeps keyboard users in the chooser between the steps of a choice", async () => {
+    open("undertheleaves", "2p-wide");
+    await settle();
+    const spot = document.querySelector<HTMLElement>(".spot.target")!;
+    spot.focus();
+    spot.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    await settle();
+    expect(document.activeElement?.matches(".chooser button.choice")).toBe(true);
+    expect(document.activeElement?.textContent).toMatch(/^rotated/);
+  });
+
   it("as a spectator reads no legal actions and shows no choices", async () => {
     const s = open("skygarden", "2p-spectator", true);
     await settle();

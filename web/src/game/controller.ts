@@ -20,6 +20,7 @@ import { kitOf } from "../games/index.js";
 import type { GameName } from "../registry.js";
 import { playBots } from "./bots.js";
 import { appendLog, type GameModel } from "./model.js";
+import { announce, focusKey, restoreFocus } from "./focus.js";
 import { renderGame } from "./render.js";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
@@ -98,16 +99,19 @@ export class GameController {
     this.abort.abort();
   }
 
-  private update(change: Partial<GameModel>): void {
+  private update(change: Partial<GameModel>, toChooser = false): void {
     this.model = { ...this.model, ...change };
+    const focused = focusKey();
     replace(
       this.root,
       renderGame(this.model, {
         pickTarget: (key) => this.choose(pickTarget(this.model.chooser!, key)),
         pickStep: (step) => this.choose(pickStep(this.model.chooser!, step)),
-        back: () => this.update({ chooser: this.model.chooser && { choices: this.model.chooser.choices, path: [] } }),
+        back: () => this.update({ chooser: this.model.chooser && { choices: this.model.chooser.choices, path: [] } }, true),
       }),
     );
+    restoreFocus(this.root, focused, toChooser);
+    if (change.notice) announce(change.notice);
   }
 
   /** Read state, legal actions (when this seat is to act) and score. */
@@ -138,6 +142,10 @@ export class GameController {
     });
     for await (const item of stream) {
       this.model.log = appendLog(this.model.log, item.event);
+      if (item.event.seat !== this.model.viewerSeat && item.event.seat >= 0) {
+        const who = this.model.seats.find((s) => s.seat === item.event.seat)?.name || `Seat ${item.event.seat + 1}`;
+        announce(`${who}: ${item.event.redacted ? "a secret decision" : item.event.label}`);
+      }
       if (item.view) {
         await this.refresh();
         void this.runBots();
@@ -165,7 +173,7 @@ export class GameController {
     if (!next) return;
     const choice = decided(next);
     if (!choice) {
-      this.update({ chooser: next, notice: undefined });
+      this.update({ chooser: next, notice: undefined }, true);
       return;
     }
     void this.send(choice.id);
@@ -183,6 +191,9 @@ export class GameController {
             asSeat(this.token, this.abort.signal),
           );
           this.update({ chooser: undefined, notice: undefined });
+          // Do not wait for Watch (it may be reconnecting): read the new state now.
+          await this.refresh();
+          void this.runBots();
           break;
         } catch (err) {
           // The same request id makes a retry safe: the server applies it once.
