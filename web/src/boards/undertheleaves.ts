@@ -67,14 +67,14 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
       cells.set(`${cx},${cy}`, {
         terrain: tile.terrains[i] ?? Terrain.UNSPECIFIED,
         mushroom: tile.mushrooms[i] ?? false,
-        marks: i === 0 && tile.hummingbirds > 0 ? [`hummingbird ×${tile.hummingbirds}`] : [],
+        marks: i === 0 && tile.hummingbirds > 0 ? [`hum ${tile.hummingbirds}`] : [],
       });
     });
   }
   for (const sector of garden.beeSectors) {
     const first = sector.cells[0];
     const cell = first && cells.get(`${first.x},${first.y}`);
-    if (cell && sector.bees > 0) cell.marks.push(`bee ×${sector.bees}`);
+    if (cell && sector.bees > 0) cell.marks.push(`bee ${sector.bees}`);
   }
   const names = new Map(input.view.dwellerCards.map((d) => [d.id, d.name]));
   for (const d of garden.dwellers) {
@@ -107,7 +107,7 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
         role: "gridcell",
       },
       info.mushroom && h("span", { class: "mushroom", "aria-hidden": "true" }),
-      info.marks.map((m) => h("span", { class: "mark" }, m)),
+      info.marks.map((m) => h("span", { class: "mark", title: m }, m)),
     );
   });
   const ghosts = spots.map(([sx, sy]) =>

@@ -72,7 +72,7 @@ function newGameForm(navigate: (hash: string) => void): HTMLElement {
         const name = select.value as GameName;
         const n = Number(players.value);
         const plans = [...seatsBox.querySelectorAll<HTMLSelectElement>("select[data-seat]")].map((s) => s.value as SeatPlan);
-        const names = [...seatsBox.querySelectorAll<HTMLInputElement>("input[data-name]")].map((i, seat) => i.value.trim() || (plans[seat] === "you" ? "You" : plans[seat] === "open" ? `Player ${seat + 1}` : `Bot ${seat + 1}`));
+        const names = [...seatsBox.querySelectorAll<HTMLInputElement>("input[data-name]")].map((i, seat) => i.value.trim() || (plans[seat] === "you" || plans[seat] === "open" ? `Player ${seat + 1}` : `Bot ${seat + 1}`));
         try {
           const options = fromJson(kitOf(name).schemas.options, readOptions(optionsBox));
           const reply = await gameClient(name).newGame({ common: { players: n, seatNames: names }, options });
