@@ -32,6 +32,7 @@ export class GameController {
   private readonly token: string | undefined;
   private sending = false;
   private botsRunning = false;
+  private botsAgain = false;
 
   /** `client` defaults to the game's Connect client (tests pass their own). */
   constructor(
@@ -157,10 +158,18 @@ export class GameController {
   private async runBots(): Promise<void> {
     const held = heldGame(this.model.gameId);
     const bots = held?.seats.filter((s) => s.player !== "you" && this.model.botSeats.includes(s.seat)) ?? [];
-    if (!bots.length || this.model.finished || this.botsRunning) return;
+    if (!bots.length || this.model.finished) return;
+    if (this.botsRunning) {
+      // A bot's own move can bring its next turn before this run returns: go again after.
+      this.botsAgain = true;
+      return;
+    }
     this.botsRunning = true;
     try {
-      await playBots(this.client, this.model.gameId, bots, this.model.toAct, this.abort.signal);
+      do {
+        this.botsAgain = false;
+        await playBots(this.client, this.model.gameId, bots, this.model.toAct, this.abort.signal);
+      } while (this.botsAgain && !this.model.finished && !this.abort.signal.aborted);
     } catch (err) {
       if (!this.abort.signal.aborted) this.update({ notice: `A bot could not move: ${explain(err)}` });
     } finally {
