@@ -26,8 +26,12 @@ async function clickSomething(page) {
   const options = page.locator(".target, .chooser button.choice");
   const n = await options.count();
   if (!n) return false;
-  await options.nth(Math.floor(Math.random() * n)).click();
-  return true;
+  // The page re-renders as others move: an option may be gone by the time it is clicked.
+  return options
+    .nth(Math.floor(Math.random() * n))
+    .click({ timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
 }
 
 async function play(game, players) {
