@@ -9,18 +9,19 @@ use another binary); skipped when either is missing.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.web.node import node_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js/npm is not installed")
+@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 def test_every_board_in_chromium() -> None:
     """`make web`, then scripts/screenshots.mjs passes."""

@@ -7,16 +7,17 @@ dependencies are installed from the lockfile when missing.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.web.node import node_ok
+
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 
-@pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js/npm is not installed")
+@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
 def test_web_unit_suite() -> None:
     """`npm test` (protobuf-es generation, then vitest) passes."""
     if not (WEB / "node_modules" / ".installed").exists():
