@@ -2,7 +2,9 @@
 // through the page only (lobby form, clicks on the board and the chooser),
 // with a second page watching as a spectator and a reload in the middle.
 //
-// Usage: node scripts/e2e.mjs <base url of the served app> [game ...]
+// Then queues through the matchmaker with bots filling the other seat.
+//
+// Usage: node scripts/e2e.mjs <base url of the served app> [game ... | matchmaking]
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
 import { mkdirSync } from "node:fs";
@@ -93,7 +95,30 @@ async function play(game, players) {
   await context.close();
 }
 
+/** Queue through the matchmaker alone with bots filling the other seat; the page lands on the game. */
+async function queue() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(base);
+  await page.selectOption("#q-game", "undertheleaves");
+  await page.fill("#q-counts", "2");
+  await page.fill("#q-party", "e2e-player");
+  await page.click("form.queue button[type=submit]");
+  await page.waitForSelector("form.queue .notice:has-text('queued')", { timeout: 10000 });
+  await page.waitForSelector(".board", { timeout: 120000 });
+  const header = (await page.locator(".game-header p").textContent()) ?? "";
+  if (!header.includes("Playing as e2e-player")) failures.push(`matchmaking: header says "${header}"`);
+  console.log("matchmaking: assigned");
+  await page.close();
+}
+
 try {
+  if (!only.length || only.includes("matchmaking")) {
+    try {
+      await queue();
+    } catch (err) {
+      failures.push(`matchmaking: ${String(err).split("\n")[0]}`);
+    }
+  }
   for (const [game, players] of Object.entries(TABLES)) {
     if (only.length && !only.includes(game)) continue;
     try {
