@@ -22,7 +22,6 @@ export interface GameEntry {
   minPlayers: number;
   maxPlayers: number;
   note: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   descriptor: GenService<any>;
 }
 

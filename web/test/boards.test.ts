@@ -113,7 +113,6 @@ describe("Wingspan board", () => {
       expect(mat.querySelectorAll(".habitat").length).toBe(3);
       expect(mat.querySelectorAll(".habitat .card").length).toBe(15);
     }
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const view = model.view as any;
     expect(el.querySelectorAll(".feeder .die").length).toBe(view.birdfeeder.length);
     expect(el.querySelectorAll(".tray .bird-card").length).toBe(view.tray.length);
@@ -132,7 +131,6 @@ describe("Under the Leaves board", () => {
   it("draws the market's tiles face up and the bag count", () => {
     const model = recorded("undertheleaves", "2p-mid");
     const el = draw(model);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const view = model.view as any;
     const tiles = el.querySelectorAll(".market .mini-tile");
     expect(tiles.length).toBeGreaterThanOrEqual(view.market.length);
@@ -143,7 +141,6 @@ describe("Under the Leaves board", () => {
   it("draws each garden as a grid with four cells per tile", () => {
     const model = recorded("undertheleaves", "2p-end");
     const el = draw(model);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const gardens = (model.view as any).gardens as { tiles: unknown[] }[];
     const grids = el.querySelectorAll(".garden-grid");
     expect(grids.length).toBe(gardens.length);
@@ -158,7 +155,6 @@ describe("Sky Garden board", () => {
     for (const p of ["1p-mid", "2p-mid"]) {
       const model = recorded("skygarden", p);
       const el = draw(model);
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const view = model.view as any;
       expect(el.querySelectorAll(".funds").length).toBe(view.seats.length);
       expect(el.querySelectorAll(".track-space").length).toBe(view.track.length);

@@ -4,7 +4,6 @@
  * The target keys match the `data-target` keys documented at the top of each
  * board module.
  */
-import type { AnyAction } from "../api/clients.js";
 import type { Action as BsAction } from "../gen/roost/birdscaping/v1/types_pb.js";
 import { Row } from "../gen/roost/birdscaping/v1/types_pb.js";
 import type { Action as SgAction } from "../gen/roost/skygarden/v1/types_pb.js";
@@ -165,4 +164,3 @@ export function namingOf(game: GameName): ActionNaming {
   return NAMING[game];
 }
 
-export type { AnyAction };

@@ -27,13 +27,9 @@ const options = { ignoreUnknownFields: true };
 export function modelFromRecording(game: GameName, position: RecordedPosition, catalogueResponse: JsonValue): GameModel {
   const kit = kitOf(game);
   // The schemas differ per game; the shapes the model needs are shared.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const state = fromJson(kit.schemas.getStateResponse, position.state, options) as any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const legal = fromJson(kit.schemas.legalResponse, position.legal, options) as any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const score = fromJson(kit.schemas.scoreResponse, position.score, options) as any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const catalogue = fromJson(kit.schemas.catalogueResponse, catalogueResponse, options) as any;
   const actions = legal.actions as AnyLegalAction[];
   const viewerSeat: number = state.viewerSeat;

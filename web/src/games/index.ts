@@ -4,7 +4,7 @@
  * and its action naming. Adding a game means one entry here, a board module
  * and a naming entry.
  */
-import type { DescMessage, Message } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import * as bsCat from "../gen/roost/birdscaping/v1/catalogue_pb.js";
 import * as bsOpt from "../gen/roost/birdscaping/v1/options_pb.js";
 import * as bs from "../gen/roost/birdscaping/v1/service_pb.js";
@@ -23,7 +23,7 @@ import type { BoardInput } from "../boards/kit.js";
 import { renderSkyGarden } from "../boards/skygarden.js";
 import { renderUnderTheLeaves } from "../boards/undertheleaves.js";
 import { renderWingspan } from "../boards/wingspan.js";
-import { type ActionNaming, } from "../choose/choices.js";
+import type { ActionNaming } from "../choose/choices.js";
 import { NAMING } from "../choose/naming.js";
 
 export interface GameKit {
@@ -35,7 +35,6 @@ export interface GameKit {
     catalogue: DescMessage;
     options: DescMessage;
   };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   render(input: BoardInput<any, any>): HTMLElement;
   naming: ActionNaming;
 }
@@ -63,4 +62,3 @@ export function kitOf(game: GameName): GameKit {
   return KITS[game];
 }
 
-export type { Message };
