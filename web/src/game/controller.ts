@@ -66,6 +66,7 @@ export class GameController {
     this.update({});
     try {
       await this.retrying(() => this.refresh());
+      if (this.model.connection === "reconnecting") this.update({ notice: undefined });
       const kit = kitOf(this.model.game);
       const cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
       const since = this.model.version > 30n ? this.model.version - 30n : 0n;
@@ -131,7 +132,13 @@ export class GameController {
       finished,
       toAct: state.toAct,
       view: state.view,
-      chooser: legal && legal.version === state.version ? { choices: choicesOf(legal.actions, kitOf(this.model.game).naming), path: [] } : undefined,
+      // Keep the steps already taken while the game has not moved on.
+      chooser:
+        legal && legal.version === state.version
+          ? state.version === this.model.version && this.model.chooser
+            ? this.model.chooser
+            : { choices: choicesOf(legal.actions, kitOf(this.model.game).naming), path: [] }
+          : undefined,
       score: score.scoreboard,
     });
   }
