@@ -72,3 +72,24 @@ clean:
 # The games' service.proto files come from one template and the registry (committed output).
 service-protos: $(STAMP) $(REGISTRY)
 	$(PY) tools/gen_service_protos.py
+
+# The web frontend (web/): npm dependencies installed only when the lockfile
+# changed, the static build in web/dist rebuilt only when its sources, the
+# protos or the registry changed. `make web-test` runs its unit tests.
+WEB_SOURCES := $(shell find web/src web/test web/proto-extra web/public -type f -not -path 'web/src/gen/*' 2>/dev/null) \
+	web/index.html web/package.json web/vite.config.ts web/tsconfig.json web/buf.gen.yaml
+WEB_DEPS := web/node_modules/.installed
+
+.PHONY: web web-test
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $(WEB_DEPS)
+
+web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES) $(PROTOS) $(REGISTRY)
+	cd web && npm run build
+
+web: web/dist/index.html
+
+web-test: $(WEB_DEPS)
+	cd web && npm test

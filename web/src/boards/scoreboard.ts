@@ -1,0 +1,52 @@
+/**
+ * The score board every game shares: one column per seat, one row per score
+ * category in score-sheet order, the totals, ranks and winners, and the solo
+ * outcome (against the AI or the score targets). Used mid-game for the
+ * running score and at the end for the final one.
+ */
+import { h } from "../dom.js";
+import type { ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
+import { seatName } from "./kit.js";
+
+function words(name: string): string {
+  const text = name.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Draw a score board as a table. */
+export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement {
+  const categories: string[] = [];
+  for (const s of board.seats) for (const c of s.categories) if (!categories.includes(c.name)) categories.push(c.name);
+  const points = (seat: number, name: string) =>
+    board.seats.find((s) => s.seat === seat)?.categories.find((c) => c.name === name)?.points ?? 0;
+  const winners = board.winners.map((w) => seatName(seats, w));
+  const solo = board.solo;
+  return h(
+    "section",
+    { class: `scoreboard${board.final ? " final" : ""}`, "aria-label": board.final ? "Final scores" : "Scores so far" },
+    h("h2", {}, board.final ? "Final scores" : "Scores so far"),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), board.seats.map((s) => h("th", { scope: "col" }, seatName(seats, s.seat))))),
+      h(
+        "tbody",
+        {},
+        categories.map((name) => h("tr", {}, h("th", { scope: "row" }, words(name)), board.seats.map((s) => h("td", {}, String(points(s.seat, name)))))),
+        h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), board.seats.map((s) => h("td", {}, h("strong", {}, String(s.total))))),
+        h("tr", { class: "rank" }, h("th", { scope: "row" }, "Rank"), board.seats.map((s) => h("td", {}, String(s.rank)))),
+      ),
+    ),
+    solo &&
+      h(
+        "p",
+        { class: "solo-result" },
+        solo.opponentScore !== undefined ? `The AI scored ${solo.opponentScore}. ` : "",
+        solo.targets.length ? `Targets ${solo.targets.join(" / ")}: ${solo.targetReached ? `reached ${solo.targetReached}` : "none reached"}. ` : "",
+        solo.won ? "You win." : board.final ? "You lose." : "",
+      ),
+    board.final && winners.length > 0 && h("p", { class: "winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}`),
+    Object.keys(board.extras).length > 0 &&
+      h("p", { class: "extras" }, Object.entries(board.extras).map(([k, v]) => `${words(k)}: ${v}`).join(" · ")),
+  );
+}

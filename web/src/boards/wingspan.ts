@@ -1,0 +1,244 @@
+/**
+ * The Wingspan board: the feeder's dice, the tray, the deck, the round goals
+ * with each seat's standing, and every player's mat (forest, grassland and
+ * wetland rows of five spaces with each bird's eggs, cached food and tucked
+ * cards), food, bonus cards and hand. A hand card shows its cost, points,
+ * nest, wingspan, habitats and power from the catalogue. Other seats' hands
+ * are drawn as a count (the view does not carry them).
+ *
+ * Target keys: "die:<FACE>", "tray:<bird>", "deck", "hand:<bird>",
+ * "slot:<bird>", "habitat:<HABITAT>", "draft:<bird>", "bonus:<bonus>",
+ * "setup:<bird>".
+ */
+import { h } from "../dom.js";
+import type { Catalogue, CatalogueBird } from "../gen/roost/wingspan/v1/catalogue_pb.js";
+import { FoodCostMode } from "../gen/roost/wingspan/v1/catalogue_pb.js";
+import {
+  type BirdSlot,
+  type BonusCard,
+  type Card,
+  DecisionKind,
+  DieFace,
+  type FoodCounts,
+  Habitat,
+  Nest,
+  Phase,
+  type PlayerView,
+  PowerColor,
+  type View,
+} from "../gen/roost/wingspan/v1/types_pb.js";
+import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
+
+type Input = BoardInput<View, Catalogue>;
+
+const FOODS = ["invertebrate", "seed", "fish", "fruit", "rodent"] as const;
+const HABITATS = [Habitat.FOREST, Habitat.GRASSLAND, Habitat.WETLAND] as const;
+const SLOTS_PER_HABITAT = 5;
+
+/** "FOREST" → "forest". */
+function word(name: string | undefined): string {
+  return (name ?? "").toLowerCase().replace(/_/g, " ");
+}
+
+/** Food counts as "2 fish, 1 seed" ("none" when empty). */
+export function foodText(food: FoodCounts | undefined): string {
+  if (!food) return "none";
+  const parts = FOODS.filter((f) => food[f] > 0).map((f) => `${food[f]} ${f}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+/** A bird's food cost in words: "3 seed", "1 fish or 1 fruit", "free". */
+export function costText(bird: CatalogueBird): string {
+  if (bird.foodCostMode === FoodCostMode.NONE || bird.foodCostTotal === 0) return "free";
+  const parts = FOODS.filter((f) => (bird.foodCost?.[f] ?? 0) > 0).map(
+    (f) => `${bird.foodCost![f]} ${f}`,
+  );
+  if (bird.wildFood > 0) parts.push(`${bird.wildFood} any food`);
+  return parts.join(bird.foodCostMode === FoodCostMode.ANY ? " or " : " + ");
+}
+
+function birdIndex(catalogue: Catalogue): Map<number, CatalogueBird> {
+  return new Map(catalogue.birds.map((b) => [b.bird, b]));
+}
+
+function powerClass(color: PowerColor): string {
+  return `power power-${word(PowerColor[color])}`;
+}
+
+/** A card in hand, in the tray or offered: everything printed on it. */
+function birdCard(card: Card, info: CatalogueBird | undefined, target: string): HTMLElement {
+  const name = card.name || info?.name || `bird ${card.bird}`;
+  return h(
+    "article",
+    { class: "card bird-card", "data-target": target, "aria-label": name },
+    h("h4", {}, name),
+    info &&
+      h(
+        "p",
+        { class: "facts" },
+        h("span", { class: "cost" }, `Cost: ${costText(info)}`),
+        h("span", { class: "points" }, `${info.points} points`),
+        h("span", {}, `${info.nest === Nest.NONE ? "no" : word(Nest[info.nest])} nest, ${info.eggLimit} eggs`),
+        h("span", {}, `${info.wingspanCm} cm`),
+        h("span", { class: "habitats" }, info.habitats.map((x) => word(Habitat[x])).join(" / ")),
+      ),
+    info?.power && h("p", { class: powerClass(info.powerColor) }, info.power),
+  );
+}
+
+/** A bird on a mat with what lies on it. */
+function slotCard(slot: BirdSlot, own: boolean): HTMLElement {
+  return h(
+    "article",
+    { class: "card slot-card", "data-target": own ? `slot:${slot.bird}` : undefined, "aria-label": slot.name },
+    h("h4", {}, slot.name),
+    h(
+      "p",
+      { class: "facts" },
+      h("span", { class: "points" }, `${slot.points} points`),
+      h("span", { class: "eggs", "aria-label": `${slot.eggs} of ${slot.eggLimit} eggs` }, `eggs ${slot.eggs}/${slot.eggLimit}`),
+      slot.cachedFood > 0 && h("span", { class: "cached" }, `cached food ${slot.cachedFood}`),
+      slot.tuckedCards > 0 && h("span", { class: "tucked" }, `tucked cards ${slot.tuckedCards}`),
+      slot.pinkUsed && h("span", {}, "pink power used"),
+    ),
+    slot.power && h("p", { class: powerClass(slot.powerColor) }, slot.power),
+  );
+}
+
+function habitatRow(player: PlayerView, habitat: Habitat, own: boolean): HTMLElement {
+  const name = word(Habitat[habitat]);
+  const birds = player[name as "forest" | "grassland" | "wetland"];
+  const empty = Array.from({ length: Math.max(0, SLOTS_PER_HABITAT - birds.length) }, () =>
+    h("div", { class: "card empty-slot", "aria-hidden": "true" }),
+  );
+  return h(
+    "div",
+    { class: `habitat habitat-${name}`, role: "group", "aria-label": `${name}` },
+    h("div", { class: "habitat-name", "data-target": own ? `habitat:${Habitat[habitat]}` : undefined }, name),
+    h("div", { class: "slots" }, birds.map((b) => slotCard(b, own)), empty),
+  );
+}
+
+function bonusCard(card: BonusCard, target?: string): HTMLElement {
+  return h(
+    "article",
+    { class: "card bonus-card", "data-target": target, "aria-label": card.name },
+    h("h4", {}, card.name),
+    h("p", {}, card.condition),
+    (card.count > 0 || card.points > 0) && h("p", { class: "facts" }, `${card.count} birds qualify · ${card.points} points`),
+  );
+}
+
+function playerMat(input: Input, player: PlayerView, birds: Map<number, CatalogueBird>): HTMLElement {
+  const own = player.seat === input.viewerSeat;
+  return h(
+    "section",
+    { class: `player-mat${own ? " own" : ""}`, "aria-label": `${seatName(input.seats, player.seat)}'s mat` },
+    seatHeading(input, player.seat),
+    h(
+      "p",
+      { class: "facts" },
+      stat("Score", player.score),
+      stat("Food", foodText(player.food)),
+      stat("Action cubes", player.cubesLeft),
+      stat("Cards in hand", player.handCount),
+      stat("Bonus cards", player.bonusCount),
+    ),
+    h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x, own))),
+    player.hand.length > 0 &&
+      region("Hand", "hand", h("div", { class: "cards" }, player.hand.map((c) => birdCard(c, birds.get(c.bird), `hand:${c.bird}`)))),
+    player.setupBirds.length > 0 &&
+      region("Starting birds to keep", "setup", h("div", { class: "cards" }, player.setupBirds.map((c) => birdCard(c, birds.get(c.bird), `setup:${c.bird}`)))),
+    player.bonusCards.length > 0 && region("Bonus cards", "bonus", h("div", { class: "cards" }, player.bonusCards.map((b) => bonusCard(b)))),
+    [...player.bonusOffer, ...player.setupBonusCards].length > 0 &&
+      region("Bonus cards offered", "bonus-offer", h("div", { class: "cards" }, [...player.bonusOffer, ...player.setupBonusCards].map((b) => bonusCard(b, `bonus:${b.bonus}`)))),
+  );
+}
+
+function goals(input: Input): HTMLElement {
+  const seats = input.view.players.map((p) => p.seat);
+  return region(
+    "Round goals",
+    "goals",
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Goal"), seats.map((s) => h("th", { scope: "col" }, seatName(input.seats, s))))),
+      h(
+        "tbody",
+        {},
+        input.view.goals.map((g) =>
+          h(
+            "tr",
+            { class: g.scored ? "scored" : g.round === input.view.round ? "current" : "" },
+            h("th", { scope: "row" }, String(g.round)),
+            h("td", {}, h("span", {}, g.name), h("small", {}, ` — ${g.counts}`)),
+            seats.map((_s, i) =>
+              h("td", {}, g.scored ? `${g.countBySeat[i] ?? 0} → ${g.pointsBySeat[i] ?? 0} pts` : String(g.countBySeat[i] ?? "–")),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function table(input: Input, birds: Map<number, CatalogueBird>): HTMLElement {
+  const v = input.view;
+  return h(
+    "div",
+    { class: "shared" },
+    region(
+      "Bird feeder",
+      "feeder",
+      h(
+        "div",
+        { class: "dice", role: "list" },
+        v.birdfeeder.map((face) =>
+          h("span", { class: `die die-${word(DieFace[face])}`, role: "listitem", "data-target": `die:${DieFace[face]}`, "aria-label": `die showing ${word(DieFace[face])}` }, word(DieFace[face]).replace(" or ", "/")),
+        ),
+      ),
+      h("p", {}, stat("Dice outside", v.diceOutside)),
+    ),
+    region(
+      "Bird tray",
+      "tray",
+      h("div", { class: "cards" }, v.tray.map((c) => birdCard(c, birds.get(c.bird), `tray:${c.bird}`))),
+      h("p", {}, h("span", { class: "deck", "data-target": "deck" }, `Deck: ${v.deckCount} cards`), " ", stat("Discards", v.discardCount), " ", stat("Bonus deck", v.bonusDeckCount)),
+    ),
+    v.draft.length > 0 && region("Draft", "draft", h("div", { class: "cards" }, v.draft.map((c) => birdCard(c, birds.get(c.bird), `draft:${c.bird}`)))),
+    goals(input),
+  );
+}
+
+/** One line on what is being decided now. */
+function status(input: Input): HTMLElement {
+  const v = input.view;
+  const d = v.decision;
+  const deciding = d && d.kind !== DecisionKind.UNSPECIFIED ? `${word(DecisionKind[d.kind])}${d.remaining > 0 ? ` (${d.remaining} left)` : ""}` : "";
+  return h(
+    "p",
+    { class: "status-line" },
+    stat("Round", `${v.round} of 4`),
+    " ",
+    stat("Phase", word(Phase[v.phase])),
+    deciding && [" ", stat("Deciding", deciding)],
+    " ",
+    stat("First player", seatName(input.seats, v.firstPlayer)),
+  );
+}
+
+/** Draw the Wingspan board. */
+export function renderWingspan(input: Input): HTMLElement {
+  const birds = birdIndex(input.catalogue);
+  const players = [...input.view.players].sort(
+    (a, b) => Number(b.seat === input.viewerSeat) - Number(a.seat === input.viewerSeat) || a.seat - b.seat,
+  );
+  return h(
+    "div",
+    { class: "board board-wingspan" },
+    status(input),
+    table(input, birds),
+    h("div", { class: "players" }, players.map((p) => playerMat(input, p, birds))),
+  );
+}

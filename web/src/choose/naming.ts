@@ -1,0 +1,166 @@
+/**
+ * Each game's action naming (see choices.ts): which board element an action
+ * is about, and the steps of the decisions that take more than one click.
+ * The target keys match the `data-target` keys documented at the top of each
+ * board module.
+ */
+import type { Action as BsAction } from "../gen/roost/birdscaping/v1/types_pb.js";
+import { Row } from "../gen/roost/birdscaping/v1/types_pb.js";
+import type { Action as SgAction } from "../gen/roost/skygarden/v1/types_pb.js";
+import type { Action as UtlAction } from "../gen/roost/undertheleaves/v1/types_pb.js";
+import type { Action as WsAction } from "../gen/roost/wingspan/v1/types_pb.js";
+import { DieFace, Habitat } from "../gen/roost/wingspan/v1/types_pb.js";
+import type { GameName } from "../registry.js";
+import type { ActionNaming } from "./choices.js";
+
+const wingspan: ActionNaming = {
+  target(any) {
+    const k = (any as WsAction).kind;
+    switch (k.case) {
+      case "playBird":
+        return `hand:${k.value.bird}`;
+      case "discardCard":
+      case "tuckCard":
+        return `hand:${k.value.bird}`;
+      case "drawFromTray":
+        return `tray:${k.value.bird}`;
+      case "drawFromDeck":
+        return "deck";
+      case "takeDie":
+        return `die:${DieFace[k.value.face]}`;
+      case "layEgg":
+      case "payEgg":
+      case "usePower":
+      case "repeatPower":
+        return `slot:${k.value.bird}`;
+      case "takeAction":
+        return `habitat:${Habitat[k.value.habitat]}`;
+      case "draftCard":
+        return `draft:${k.value.bird}`;
+      case "keepBonus":
+        return `bonus:${k.value.bonus}`;
+      default:
+        return undefined;
+    }
+  },
+  steps(any, label) {
+    const k = (any as WsAction).kind;
+    if (k.case === "playBird") return ["Play a bird", label.replace(/ in(to)? (the )?\w+$/, ""), label];
+    if (k.case === "takeDie") return ["Take a die", label];
+    if (k.case === "payFood") return ["Pay food", label];
+    if (k.case === "keepBirds") {
+      const n = k.value.birds.length;
+      return ["Keep starting birds", `${n} bird${n === 1 ? "" : "s"} (keep ${5 - n} food)`, label];
+    }
+    if (k.case === "keepFood") return ["Keep starting food", label];
+    return undefined;
+  },
+};
+
+const undertheleaves: ActionNaming = {
+  target(any) {
+    const k = (any as UtlAction).kind;
+    switch (k.case) {
+      case "takeTile":
+        return `market:${k.value.slot}`;
+      case "placeTile":
+        return `spot:${k.value.x},${k.value.y}`;
+      case "placeDweller":
+        return `cell:${k.value.x},${k.value.y}`;
+      default:
+        return undefined;
+    }
+  },
+  steps(any, label) {
+    const k = (any as UtlAction).kind;
+    if (k.case === "placeTile") {
+      const v = k.value;
+      return ["Place the tile", `at ${v.x}, ${v.y}`, `rotated ${v.rotation}°`, v.flipped ? "flipped" : "not flipped"];
+    }
+    if (k.case === "placeDweller") return ["Place a dweller", label];
+    return undefined;
+  },
+};
+
+const skygarden: ActionNaming = {
+  target(any) {
+    const k = (any as SgAction).kind;
+    switch (k.case) {
+      case "moveOwner":
+        return `track:${k.value.space}`;
+      case "enterStandby":
+        return "standby";
+      case "keepEvent":
+        return `event:${k.value.card}`;
+      case "claimMilestone":
+        return `milestone:${k.value.slot}`;
+      case "placeBird":
+      case "buyNest":
+      case "buyTree":
+      case "buyLake":
+      case "buyForestBird":
+      case "buySpecial":
+      case "birdToForest":
+      case "treeToForest":
+      case "refillLake":
+      case "nestAdd":
+      case "nestRemove":
+      case "bonusBird":
+      case "bonusElement":
+        return `area:${k.value.area}`;
+      default:
+        return undefined;
+    }
+  },
+};
+
+const birdscaping: ActionNaming = {
+  target(any) {
+    const k = (any as BsAction).kind;
+    switch (k.case) {
+      case "playCard":
+      case "payDiscard":
+      case "paySpend":
+      case "orderDiscard":
+      case "draftDiscard":
+      case "draftSpend":
+      case "soloGive":
+      case "handLimitDiscard":
+        return `hand:${k.value.card}`;
+      case "draftKeep":
+        return `packet:${k.value.card}`;
+      case "draftFromOffer":
+      case "abilityTakeOffer":
+        return `offer:${k.value.card}`;
+      case "draftFromDiscard":
+        return `discard:${k.value.card}`;
+      case "draftFromDeck":
+      case "drawCard":
+        return "deck";
+      case "activateRow":
+        return `row:${Row[k.value.row]}`;
+      case "untilt":
+      case "abilityTilt":
+      case "opponentUntilt":
+        return `tableau:${k.value.card}`;
+      case "abilityKeep":
+      case "abilityDiscard":
+        return `looked:${k.value.card}`;
+      default:
+        return undefined;
+    }
+  },
+  steps(any, label) {
+    const k = (any as BsAction).kind;
+    if (k.case === "playCard") return ["Play a card", label.replace(/ (in|into|to) .*$/, ""), label];
+    return undefined;
+  },
+};
+
+export const NAMING: Record<GameName, ActionNaming> = { wingspan, undertheleaves, skygarden, birdscaping };
+
+/** The naming of a game. */
+export function namingOf(game: GameName): ActionNaming {
+  return NAMING[game];
+}
+

@@ -1,0 +1,43 @@
+/**
+ * Where the app finds each service's browser endpoint (Connect / gRPC-Web),
+ * the one place to change it.
+ *
+ * Order of precedence for a service's base URL:
+ * 1. `window.ROOST_CONFIG.endpoints[name]` (set by an optional `config.js`
+ *    served next to index.html), where `name` is "matchmaking" or a game name;
+ * 2. `window.ROOST_CONFIG.baseUrl` for every service;
+ * 3. the page's own origin. Connect paths name the service
+ *    (`/roost.wingspan.v1.Wingspan/Apply`), so one origin can route every
+ *    service, which is how `make run` serves the app.
+ *
+ * `protocol` picks the wire protocol: "connect" (default) or "grpc-web".
+ */
+export interface RoostConfig {
+  baseUrl?: string;
+  endpoints?: Record<string, string>;
+  protocol?: "connect" | "grpc-web";
+}
+
+declare global {
+  interface Window {
+    ROOST_CONFIG?: RoostConfig;
+  }
+}
+
+function current(): RoostConfig {
+  return (typeof window !== "undefined" && window.ROOST_CONFIG) || {};
+}
+
+/** The base URL of a service, by registry name ("wingspan", "matchmaking"). */
+export function baseUrl(name: string): string {
+  const config = current();
+  const own = config.endpoints?.[name];
+  if (own) return own;
+  if (config.baseUrl) return config.baseUrl;
+  return typeof location !== "undefined" ? location.origin : "http://localhost:8080";
+}
+
+/** The wire protocol the transports speak. */
+export function protocol(): "connect" | "grpc-web" {
+  return current().protocol ?? "connect";
+}

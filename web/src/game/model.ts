@@ -1,0 +1,39 @@
+/**
+ * What the game page shows, as one plain value: the game, the seat this page
+ * plays (or none for a spectator), the latest view and version, whose turn it
+ * is, the legal choices, the running or final score and a short move log.
+ * The live controller and fixture mode both fill it; render.ts draws it.
+ */
+import type { AnyView } from "../api/clients.js";
+import type { Event, ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
+import type { ChooserState } from "../choose/panel.js";
+import type { GameName } from "../registry.js";
+import type { Message } from "@bufbuild/protobuf";
+
+export interface GameModel {
+  game: GameName;
+  gameId: string;
+  seats: Seat[];
+  /** The seat a person plays here; -1 for a spectator. */
+  viewerSeat: number;
+  version: bigint;
+  finished: boolean;
+  toAct: number[];
+  view?: AnyView;
+  catalogue?: Message;
+  /** Present when this seat has a decision to make. */
+  chooser?: ChooserState;
+  score?: ScoreBoard;
+  log: Event[];
+  /** A sentence about the last failed call (illegal or stale choice, lost connection). */
+  notice?: string;
+  connection: "live" | "reconnecting" | "offline" | "fixture";
+  /** Seats a bot in this page plays. */
+  botSeats: number[];
+}
+
+/** Keep the last `keep` events of a log, without duplicates by version. */
+export function appendLog(log: Event[], event: Event, keep = 30): Event[] {
+  if (log.some((e) => e.version === event.version)) return log;
+  return [...log, event].slice(-keep);
+}

@@ -1,0 +1,83 @@
+/**
+ * Draw the game page from a GameModel: a header (game, seat, connection,
+ * links), the notice line, the board with its legal targets made clickable,
+ * the chooser, the move log (announced politely to screen readers) and the
+ * score board (final once the game is over).
+ */
+import { h } from "../dom.js";
+import { seatName } from "../boards/kit.js";
+import { renderScoreBoard } from "../boards/scoreboard.js";
+import { activateTargets, renderChooser } from "../choose/panel.js";
+import { kitOf } from "../games/index.js";
+import { game as entry } from "../registry.js";
+import type { GameModel } from "./model.js";
+
+export interface GameActions {
+  pickTarget(key: string): void;
+  pickStep(step: string): void;
+  back(): void;
+}
+
+function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
+  const who = e.seat < 0 ? "" : `${seatName(model.seats, e.seat)}: `;
+  return h("li", {}, who, e.redacted ? "(a secret decision)" : e.label || e.kind);
+}
+
+/** The whole game page. */
+export function renderGame(model: GameModel, actions: GameActions): HTMLElement {
+  const kit = kitOf(model.game);
+  const title = entry(model.game).title;
+  const spectator = model.viewerSeat < 0;
+  const header = h(
+    "header",
+    { class: "game-header" },
+    h("h1", {}, title),
+    h(
+      "p",
+      {},
+      spectator ? "Watching as a spectator" : `Playing as ${seatName(model.seats, model.viewerSeat)}`,
+      " · ",
+      h("span", { class: `connection ${model.connection}`, role: "status" }, model.connection),
+      " · ",
+      model.finished ? "game over" : model.toAct.length ? `to act: ${model.toAct.map((s) => seatName(model.seats, s)).join(", ")}` : "",
+      " · ",
+      h("a", { href: `#/watch/${model.game}/${model.gameId}` }, "spectator link"),
+      " · ",
+      h("a", { href: "#/" }, "lobby"),
+    ),
+  );
+  const notice = h("p", { class: "notice", role: "alert" }, model.notice ?? "");
+  let board: HTMLElement;
+  if (model.view && model.catalogue) {
+    board = kit.render({
+      view: model.view,
+      catalogue: model.catalogue,
+      seats: model.seats,
+      viewerSeat: model.viewerSeat,
+      toAct: model.toAct,
+      targets: model.chooser ? new Set(model.chooser.choices.flatMap((c) => (c.target ? [c.target] : []))) : undefined,
+    });
+    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget);
+  } else {
+    board = h("p", { class: "loading" }, "Loading the board…");
+  }
+  const chooser = model.chooser
+    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back })
+    : !spectator && !model.finished
+      ? h("section", { class: "chooser waiting", "aria-label": "Your choices" }, h("p", {}, "Waiting for the other players…"))
+      : false;
+  const log = h(
+    "section",
+    { class: "log", "aria-label": "Moves" },
+    h("h2", {}, "Moves"),
+    h("ol", { "aria-live": "polite" }, model.log.slice(-12).map((e) => logLine(model, e))),
+  );
+  return h(
+    "div",
+    { class: `game-page game-${model.game}` },
+    header,
+    notice,
+    model.finished && model.score && renderScoreBoard(model.score, model.seats),
+    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats))),
+  );
+}

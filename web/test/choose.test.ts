@@ -1,0 +1,80 @@
+/**
+ * Choosing: multi-step decisions narrowed one step at a time, board targets
+ * narrowing to their choices, and the page sending exactly one action.
+ */
+import { describe, expect, it } from "vitest";
+import { choicesOf, narrow, nextSteps } from "../src/choose/choices.js";
+import { decided, openChoices, pickStep, pickTarget, type ChooserState } from "../src/choose/panel.js";
+import { renderGame } from "../src/game/render.js";
+import { recorded } from "./fixtures.js";
+import { pickAction } from "../src/game/bots.js";
+import type { AnyLegalAction } from "../src/api/clients.js";
+
+describe("multi-step choices", () => {
+  it("places an Under the Leaves tile by spot, then rotation, then side", () => {
+    const model = recorded("undertheleaves", "2p-wide");
+    let state: ChooserState = model.chooser!;
+    expect(state.choices.length).toBeGreaterThan(20);
+    expect(nextSteps(state.choices, [])).toEqual([{ step: "Place the tile", count: state.choices.length }]);
+    const spot = state.choices[0]!.target!;
+    expect(spot).toMatch(/^spot:-?\d+,-?\d+$/);
+    state = pickTarget(state, spot);
+    const rotations = nextSteps(state.only!, state.path);
+    expect(rotations.every((r) => /^rotated \d+°$/.test(r.step))).toBe(true);
+    state = pickStep(state, rotations[0]!.step);
+    while (!decided(state)) state = pickStep(state, nextSteps(state.only!, state.path)[0]!.step);
+    const choice = decided(state)!;
+    expect(choice.target).toBe(spot);
+    expect(openChoices(state)).toHaveLength(1);
+  });
+
+  it("draws a ghost spot for every legal tile position, as a button", () => {
+    const model = recorded("undertheleaves", "2p-wide");
+    const el = renderGame(model, { pickTarget: () => {}, pickStep: () => {}, back: () => {} });
+    const spots = new Set(model.chooser!.choices.map((c) => c.target));
+    expect(el.querySelectorAll(".garden.own .spot[role=button]").length).toBe(spots.size);
+  });
+
+  it("clicking a board target of several choices leaves only those in the list", () => {
+    const model = recorded("undertheleaves", "2p-wide");
+    const picked: string[] = [];
+    const el = renderGame(model, { pickTarget: (k) => picked.push(k), pickStep: () => {}, back: () => {} });
+    const spot = el.querySelector<HTMLElement>(".spot.target")!;
+    spot.click();
+    spot.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(picked).toEqual([spot.dataset.target, spot.dataset.target]);
+    const state = pickTarget(model.chooser!, picked[0]!);
+    const next = renderGame({ ...model, chooser: state }, { pickTarget: () => {}, pickStep: () => {}, back: () => {} });
+    const buttons = [...next.querySelectorAll(".chooser button.choice")].map((b) => b.textContent);
+    expect(buttons.every((t) => t!.startsWith("rotated"))).toBe(true);
+    expect(next.querySelector(".chooser button.back")).not.toBeNull();
+  });
+
+  it("groups Wingspan's starting birds by how many are kept", () => {
+    const model = recorded("wingspan", "2p-wide");
+    const first = nextSteps(model.chooser!.choices, []);
+    expect(first).toEqual([{ step: "Keep starting birds", count: model.chooser!.choices.length }]);
+    const second = nextSteps(model.chooser!.choices, ["Keep starting birds"]);
+    expect(second.map((s) => s.step)).toContain("0 birds (keep 5 food)");
+    expect(narrow(model.chooser!.choices, ["Keep starting birds", "0 birds (keep 5 food)"])).toHaveLength(1);
+  });
+
+  it("falls back to the kind and the label for actions without their own steps", () => {
+    const choices = choicesOf(
+      [{ ref: { id: 3, label: "Decline", kind: "decline" } as never, scoreAfter: 0 }],
+      { target: () => undefined },
+    );
+    expect(choices[0]!.steps).toEqual(["Decline", "Decline"]);
+  });
+});
+
+describe("bot policies", () => {
+  const actions = [5, 9, 2, 9].map((s, i) => ({ ref: { id: i } as never, scoreAfter: s })) as AnyLegalAction[];
+  it("greedy takes a best previewed score", () => {
+    expect(pickAction(actions, "greedy", () => 0).scoreAfter).toBe(9);
+    expect(pickAction(actions, "greedy", () => 0.99).scoreAfter).toBe(9);
+  });
+  it("random may take any", () => {
+    expect(pickAction(actions, "random", () => 0.5).ref!.id).toBe(2);
+  });
+});
