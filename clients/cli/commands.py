@@ -979,6 +979,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         game_timeout=args.timeout,
     )
     started = time.perf_counter()
+    cpu_started = time.process_time()  # this process's CPU (all its bots), start-up excluded
     tournament = Tournament(config)
     interrupted = False
     try:
@@ -1011,6 +1012,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
     report = results.to_dict()
     report["command"] = "roost " + shlex.join(args.argv)
     report["interrupted"] = interrupted
+    report["client_cpu_seconds"] = round(time.process_time() - cpu_started, 3)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
