@@ -157,6 +157,18 @@ def _service_busy(report: dict[str, Any]) -> str:
     return f"{value * report['decisions_per_second'] / 1000:.2f}"
 
 
+def _ceiling(report: dict[str, Any]) -> str:
+    """Games/s if every core of the machine ran only this run's three processes at
+    the CPU per decision measured (and the service's own core were no limit)."""
+    parts = report.get("cpu_ms_per_decision", {})
+    if any(parts.get(p) is None for p in ("service", "client", "redis")):
+        return "-"
+    total_ms = parts["service"] + parts["client"] + parts["redis"]
+    decisions_per_game = report["decisions"] / max(report["games_finished"], 1)
+    per_second = (os.cpu_count() or 1) * 1000.0 / max(total_ms, 1e-9)
+    return f"{per_second / max(decisions_per_game, 1e-9):.1f}"
+
+
 def _legal_per_decision(report: dict[str, Any]) -> str:
     calls = report["rpc_latency"].get("Legal", {}).get("calls", 0)
     return f"{calls / max(report['decisions'], 1):.3f}"
@@ -179,12 +191,15 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
         "/proc), the tournament client (all its bots; its own reading, start-up left out)",
         "and Redis (from /proc). Service busy: the share of one core the service process",
         "used (CPU ms per decision x decisions/s); near 1.00 the single",
-        "service process is what limits the run, whatever the bots do.",
+        "service process is what limits the run, whatever the bots do. CPU ceiling: the",
+        "games/s the machine's cores would give if they ran nothing but these three",
+        "processes at the CPU per decision measured.",
         "",
         "| game | players | games | concurrency | bots | games/s | decisions/s "
         "| Apply p50/p95/p99 | Legal calls per decision "
-        "| CPU ms/decision: service / client / Redis | service busy | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| CPU ms/decision: service / client / Redis | service busy | CPU ceiling games/s "
+        "| errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in [r for r in reports if len(r["bots"]) == 1] or reports:
         errors = ", ".join(f"{k} {v}" for k, v in r["errors_by_code"].items()) or "none"
@@ -193,7 +208,7 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
             f"| {r['concurrency']} | {','.join(r['bots'])} | {r['games_per_second']:.2f} "
             f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_legal_per_decision(r)} "
             f"| {_cpu(r, 'service')} / {_cpu(r, 'client')} / {_cpu(r, 'redis')} "
-            f"| {_service_busy(r)} | {errors} |"
+            f"| {_service_busy(r)} | {_ceiling(r)} | {errors} |"
         )
     duels = [r for r in reports if len(r["bots"]) > 1]
     if duels:

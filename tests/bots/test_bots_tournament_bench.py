@@ -53,5 +53,8 @@ def test_the_table_shows_cpu_per_decision_of_each_process() -> None:
         "command": "roost tournament --game undertheleaves",
     }  # fmt: skip
     text = section([report], [], load=3.5)
-    assert "| 0.91 / 0.50 / - | 0.23 |" in text  # 0.91 ms x 250 decisions/s
+    assert "| 0.91 / 0.50 / - | 0.23 | - |" in text  # 0.91 ms x 250 decisions/s
+    report["cpu_ms_per_decision"]["redis"] = 0.09  # 1.5 ms a decision, 50 decisions a game
+    cores = os.cpu_count() or 1
+    assert f"| 0.23 | {cores * 1000 / 1.5 / 50:.1f} |" in section([report], [])
     assert "load average was 3.5" in text
