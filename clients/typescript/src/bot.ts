@@ -18,8 +18,8 @@
  *   (after a lost reply) is applied once; a policy that does not read the View
  *   asks Apply to leave it out (`omitView`);
  * - a stream that breaks (UNAVAILABLE: a connection closed at its maximum age,
- *   a draining service; RESOURCE_EXHAUSTED) is resumed from the last version
- *   seen, after a pause; the bot stops when the game is finished or gone.
+ *   a draining service; RESOURCE_EXHAUSTED) is resumed after the last event
+ *   it handled, after a pause; the bot stops when the game is finished or gone.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Code } from "@connectrpc/connect";
@@ -118,19 +118,22 @@ export class SeatBot {
         );
         for await (const { event, legal } of stream) {
           if (event === undefined || event.version <= last) continue;
-          last = event.version;
           failures = 0;
           if (isFinished(event.status)) return this.done({ finished: true });
-          if (event.version < this.known || !event.toAct.includes(this.seat)) continue;
-          const offered = legal.length > 0 ? { version: event.version, actions: legal } : undefined;
-          if (!(await this.playTurns(offered))) return this.done({ finished: true });
+          if (event.version >= this.known && event.toAct.includes(this.seat)) {
+            const offer = legal.length > 0 ? { version: event.version, actions: legal } : undefined;
+            if (!(await this.playTurns(offer))) return this.done({ finished: true });
+          }
+          // Handled: a resumed stream starts after it. (A decision that failed
+          // retryably is made again from the same event, with the same request id.)
+          last = event.version;
         }
         // A stream ends by itself after the final event; without it the game expired.
         return this.done({ gone: true });
       } catch (err) {
         if (outer?.aborted) throw err;
         if (errorCode(err) === Code.NotFound) return this.done({ gone: true });
-        const cutByUs = attempt.signal.aborted;
+        const cutByUs = attempt.signal.aborted && errorCode(err) === Code.Canceled;
         if (!cutByUs) {
           if (!isRetryable(err)) throw err;
           failures += 1;
