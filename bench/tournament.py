@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from bench.cpu_time import cpu_seconds
 from bench.report import machine, write_section
 from services.core.redis_server import free_port, start_local_redis
 from services.registry import GAMES, ServiceEntry
@@ -55,8 +57,27 @@ def _wait_healthy(address: str, service: str, process: subprocess.Popen[bytes]) 
     raise RuntimeError(f"{service} did not become healthy")
 
 
-def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Serve one game and run the tournaments against it; their JSON reports."""
+def _children_cpu_seconds() -> float:
+    """User + system CPU seconds of this process's finished (waited-for) children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _per_decision_ms(seconds: float | None, decisions: int) -> float | None:
+    return None if seconds is None else 1000.0 * seconds / max(decisions, 1)
+
+
+def _cpu_delta(pid: int | None, before: float | None) -> float | None:
+    after = cpu_seconds(pid) if pid is not None else None
+    return None if after is None or before is None else after - before
+
+
+def run_game(
+    entry: ServiceEntry, redis_url: str, args: argparse.Namespace, redis_pid: int | None = None
+) -> list[dict[str, Any]]:
+    """Serve one game and run the tournaments against it; their JSON reports, each
+    with the CPU milliseconds per decision of the service, the tournament client
+    (every bot of the run) and Redis (when it is ours) over that run."""
     port = free_port()
     env = {
         **os.environ,
@@ -82,6 +103,9 @@ def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> l
                 "--games", str(games), "--concurrency", str(concurrency),
                 "--bots", bots, "--seed", "1", "--json",
             ]  # fmt: skip
+            service_before = cpu_seconds(server.pid)
+            redis_before = cpu_seconds(redis_pid) if redis_pid is not None else None
+            client_before = _children_cpu_seconds()
             result = subprocess.run(
                 [sys.executable, "-m", "clients.cli.main", *command, "--target", address],
                 capture_output=True,
@@ -94,6 +118,17 @@ def run_game(entry: ServiceEntry, redis_url: str, args: argparse.Namespace) -> l
                     f"{entry.name}: roost exited {result.returncode}: {result.stderr}"
                 )
             report = json.loads(result.stdout)
+            decisions = report["decisions"]
+            report["cpu_ms_per_decision"] = {
+                "service": _per_decision_ms(_cpu_delta(server.pid, service_before), decisions),
+                # The client's own figure leaves out its start-up (imports); the
+                # child's whole CPU time is the fallback.
+                "client": _per_decision_ms(
+                    report.get("client_cpu_seconds", _children_cpu_seconds() - client_before),
+                    decisions,
+                ),
+                "redis": _per_decision_ms(_cpu_delta(redis_pid, redis_before), decisions),
+            }
             report["command"] = "roost " + shlex.join(command)
             reports.append(report)
         return reports
@@ -107,6 +142,31 @@ def _lat(report: dict[str, Any], method: str) -> str:
     if not row:
         return "-"
     return f"{row['p50_ms']:.1f} / {row['p95_ms']:.1f} / {row['p99_ms']:.1f}"
+
+
+def _cpu(report: dict[str, Any], part: str) -> str:
+    value = report.get("cpu_ms_per_decision", {}).get(part)
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _service_busy(report: dict[str, Any]) -> str:
+    """The share of one core the service process used over the run."""
+    value = report.get("cpu_ms_per_decision", {}).get("service")
+    if value is None:
+        return "-"
+    return f"{value * report['decisions_per_second'] / 1000:.2f}"
+
+
+def _ceiling(report: dict[str, Any]) -> str:
+    """Games/s if every core of the machine ran only this run's three processes at
+    the CPU per decision measured (and the service's own core were no limit)."""
+    parts = report.get("cpu_ms_per_decision", {})
+    if any(parts.get(p) is None for p in ("service", "client", "redis")):
+        return "-"
+    total_ms = parts["service"] + parts["client"] + parts["redis"]
+    decisions_per_game = report["decisions"] / max(report["games_finished"], 1)
+    per_second = (os.cpu_count() or 1) * 1000.0 / max(total_ms, 1e-9)
+    return f"{per_second / max(decisions_per_game, 1e-9):.1f}"
 
 
 def _legal_per_decision(report: dict[str, Any]) -> str:
@@ -125,11 +185,21 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
         "tournament client (each its own process). Bots are remote clients: their Watch",
         "(include_legal) tells them when to act and what they may do, Apply's next_actions",
         "chain their consecutive decisions; Legal is their recovery only (Legal calls per",
-        "decision). Latency is measured by the client, in milliseconds.",
+        "decision). Latency is measured by the client, in milliseconds. CPU per decision is",
+        "the user + system time each process spent over the run divided by the decisions",
+        "applied: the game service (its Apply and the Watch streams of every seat; from",
+        "/proc), the tournament client (all its bots; its own reading, start-up left out)",
+        "and Redis (from /proc). Service busy: the share of one core the service process",
+        "used (CPU ms per decision x decisions/s); near 1.00 the single",
+        "service process is what limits the run, whatever the bots do. CPU ceiling: the",
+        "games/s the machine's cores would give if they ran nothing but these three",
+        "processes at the CPU per decision measured.",
         "",
         "| game | players | games | concurrency | bots | games/s | decisions/s "
-        "| Apply p50/p95/p99 | Legal calls per decision | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| Apply p50/p95/p99 | Legal calls per decision "
+        "| CPU ms/decision: service / client / Redis | service busy | CPU ceiling games/s "
+        "| errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in [r for r in reports if len(r["bots"]) == 1] or reports:
         errors = ", ".join(f"{k} {v}" for k, v in r["errors_by_code"].items()) or "none"
@@ -137,7 +207,8 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
             f"| {r['game']} | {r['players']} | {r['games_finished']}/{r['games_requested']} "
             f"| {r['concurrency']} | {','.join(r['bots'])} | {r['games_per_second']:.2f} "
             f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_legal_per_decision(r)} "
-            f"| {errors} |"
+            f"| {_cpu(r, 'service')} / {_cpu(r, 'client')} / {_cpu(r, 'redis')} "
+            f"| {_service_busy(r)} | {_ceiling(r)} | {errors} |"
         )
     duels = [r for r in reports if len(r["bots"]) > 1]
     if duels:
@@ -196,11 +267,14 @@ def main(argv: list[str] | None = None) -> int:
         redis_url = url or local.url  # type: ignore[union-attr]
         reports = []
         for entry in entries:
-            for report in run_game(entry, redis_url, args):
+            redis_pid = local.process.pid if local is not None else None
+            for report in run_game(entry, redis_url, args, redis_pid):
                 print(
                     f"{entry.name:<15} {','.join(report['bots']):<14} "
                     f"{report['games_per_second']:7.2f} games/s "
-                    f"{report['decisions_per_second']:8.0f} decisions/s  errors "
+                    f"{report['decisions_per_second']:8.0f} decisions/s  "
+                    f"CPU ms/decision service {_cpu(report, 'service')} "
+                    f"client {_cpu(report, 'client')} redis {_cpu(report, 'redis')}  errors "
                     f"{report['errors_by_code'] or 'none'}",
                     flush=True,
                 )

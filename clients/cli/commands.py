@@ -761,6 +761,25 @@ BOTS_USAGE = (
 )
 
 
+def with_search_budget(kinds: list[str], args: Namespace) -> list[str]:
+    """``kinds`` with every plain ``search`` given the budget of ``--budget-ms N``
+    (``search@<N>ms``) or ``--playouts N`` (``search@<N>p``); unchanged without
+    either flag. A kind that already names its budget keeps it. A budget flag
+    with no plain ``search`` among the kinds is a usage error: it would do nothing."""
+    budget_ms = getattr(args, "budget_ms", None)
+    playouts = getattr(args, "playouts", None)
+    if budget_ms is None and playouts is None:
+        return kinds
+    flag = "--budget-ms" if budget_ms is not None else "--playouts"
+    if "search" not in kinds:
+        raise CliError(
+            f"{flag} sets the budget of the search bot: name it as plain `search`",
+            Exit.USAGE,
+        )
+    budgeted = f"search@{budget_ms}ms" if budget_ms is not None else f"search@{playouts}p"
+    return [budgeted if kind == "search" else kind for kind in kinds]
+
+
 def cmd_bots(args: Namespace, console: Console) -> int:
     """``roost bots``: list, stop, (re)start in the background, or play in the foreground."""
     words = list(args.words)
@@ -786,6 +805,8 @@ def cmd_bots(args: Namespace, console: Console) -> int:
     seats = _bot_seats(game_id, session, wanted)
     if getattr(args, "policy", None):
         seats = [dataclasses.replace(seat, kind=args.policy) for seat in seats]
+    kinds = with_search_budget([seat.kind for seat in seats], args)
+    seats = [dataclasses.replace(seat, kind=kind) for seat, kind in zip(seats, kinds, strict=True)]
     if action == "start":
         running = _bot_pid(session)
         if running:
@@ -949,7 +970,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         players=args.players,
         games=args.games,
         concurrency=args.concurrency,
-        bots=args.bots,
+        bots=tuple(with_search_budget(list(args.bots), args)),
         via_matchmaker=args.via_matchmaker,
         target=args.target,
         matchmaker=args.matchmaker,
@@ -958,6 +979,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         game_timeout=args.timeout,
     )
     started = time.perf_counter()
+    cpu_started = time.process_time()  # this process's CPU (all its bots), start-up excluded
     tournament = Tournament(config)
     interrupted = False
     try:
@@ -990,6 +1012,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
     report = results.to_dict()
     report["command"] = "roost " + shlex.join(args.argv)
     report["interrupted"] = interrupted
+    report["client_cpu_seconds"] = round(time.process_time() - cpu_started, 3)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

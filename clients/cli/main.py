@@ -124,6 +124,24 @@ def _kind(text: str) -> str:
     return text
 
 
+def _add_search_budget(parser: argparse.ArgumentParser) -> None:
+    """``--budget-ms N`` / ``--playouts N``: a budget for every plain ``search`` bot,
+    sugar for the kinds ``search@<N>ms`` / ``search@<N>p`` (one or the other)."""
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--budget-ms",
+        type=_positive,
+        metavar="N",
+        help="the search bots think N ms per decision (search becomes search@<N>ms)",
+    )
+    budget.add_argument(
+        "--playouts",
+        type=_positive,
+        metavar="N",
+        help="the search bots run N playouts per decision (search becomes search@<N>p)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
     games = ", ".join(registry.names())
@@ -280,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KIND",
         help="play every seat with this kind or policy, e.g. search@200ms or pkg.module:Class",
     )
+    _add_search_budget(bots)
     bots.set_defaults(run="bots")
 
     tour = command(
@@ -308,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--report", metavar="PATH", help="write the JSON report here")
     tour.add_argument("--no-progress", action="store_true", help="no progress bar")
     tour.add_argument("--json", action="store_true", help="print the JSON report")
+    _add_search_budget(tour)
     tour.set_defaults(run="tournament")
     return parser
 

@@ -118,6 +118,16 @@ def test_errors_watch_and_retries(services: dict[str, str], transport: str) -> N
     assert re.search(r"^ℹ fail 0$", output, re.M), output
 
 
+def test_the_bot_sdk_plays_over_connect(services: dict[str, str]) -> None:
+    """The example bot of clients/typescript/examples/bot.ts plays full games against
+    a random TypeScript bot through the Connect endpoint: one Apply per decision, no
+    Legal call, and its Watch resumed when the streams are cut."""
+    env = transport_env(services, "connect")
+    output = run_node(node_tests("test/bot.test.ts"), env)
+    assert re.search(r"^ℹ fail 0$", output, re.M), output
+    assert re.search(r"^ℹ pass 3$", output, re.M), output
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("transport", ["grpc", "connect"])
 def test_full_games_of_every_game_and_player_count(

@@ -35,9 +35,11 @@ import type { GameEntry } from "./registry.js";
 /** The metadata key of a seat's token. */
 export const TOKEN_HEADER = "x-seat-token";
 
-/** A legal decision as a generic client sees it: its id, label and kind. */
+/** A legal decision as a generic client sees it: its id, label and kind, and
+ * (when previews were asked for) the seat's total score right after it. */
 export interface LegalChoice {
   ref?: ActionRef;
+  scoreAfter?: number;
 }
 
 /** The id to send as `action_id` for a legal choice (an unset id is 0: the first). */
@@ -52,6 +54,16 @@ export interface ApplyResult {
   toAct: number[];
   nextActions: LegalChoice[];
   event?: Event;
+  /** The seat's View after the decision (the game's own message; unset with omitView). */
+  view?: unknown;
+}
+
+/** What Apply may leave out or add, for a client that does not need all of it. */
+export interface ApplyExtras {
+  /** Leave the seat's View out of the reply (a bot that does not read it). */
+  omitView?: boolean;
+  /** Fill `scoreAfter` of the reply's `nextActions`. */
+  withScorePreview?: boolean;
 }
 
 /** The generated client's methods this library calls, with the fields it uses. */
@@ -63,9 +75,9 @@ export interface GameRpc {
   getState(
     request: { gameId: string },
     options?: CallOptions,
-  ): Promise<{ version: bigint; status: GameStatus; toAct: number[] }>;
+  ): Promise<{ version: bigint; status: GameStatus; toAct: number[]; view?: unknown }>;
   legal(
-    request: { gameId: string },
+    request: { gameId: string; withScorePreview?: boolean },
     options?: CallOptions,
   ): Promise<{ version: bigint; actions: LegalChoice[] }>;
   apply(
@@ -74,6 +86,8 @@ export interface GameRpc {
       expectedVersion: bigint;
       requestId: string;
       choice: { case: "actionId"; value: number };
+      omitView?: boolean;
+      withScorePreview?: boolean;
     },
     options?: CallOptions,
   ): Promise<ApplyResult>;
@@ -82,9 +96,15 @@ export interface GameRpc {
     options?: CallOptions,
   ): Promise<{ version: bigint; scoreboard?: ScoreBoard }>;
   watch(
-    request: { gameId: string; fromVersion: bigint; includeView?: boolean },
+    request: {
+      gameId: string;
+      fromVersion: bigint;
+      includeView?: boolean;
+      includeLegal?: boolean;
+      withScorePreview?: boolean;
+    },
     options?: CallOptions,
-  ): AsyncIterable<{ event?: Event }>;
+  ): AsyncIterable<{ event?: Event; legal: LegalChoice[] }>;
 }
 
 /** The generated client of the game named in `entry`, on `transport`. */
@@ -160,9 +180,10 @@ export class GameClient {
     return this.call((opts) => this.rpc.getState({ gameId }, opts), token);
   }
 
-  /** The seat's legal decisions now, and the version they belong to. */
-  legal(gameId: string, token: string) {
-    return this.call((opts) => this.rpc.legal({ gameId }, opts), token);
+  /** The seat's legal decisions now, and the version they belong to (with each
+   * decision's score preview when `withScorePreview`). */
+  legal(gameId: string, token: string, withScorePreview = false) {
+    return this.call((opts) => this.rpc.legal({ gameId, withScorePreview }, opts), token);
   }
 
   /**
@@ -176,12 +197,14 @@ export class GameClient {
     expectedVersion: bigint,
     actionId: number,
     requestId: string = randomUUID(),
+    extras: ApplyExtras = {},
   ): Promise<ApplyResult> {
     const request = {
       gameId,
       expectedVersion,
       requestId,
       choice: { case: "actionId" as const, value: actionId },
+      ...extras,
     };
     return this.call((opts) => this.rpc.apply(request, opts), token);
   }
@@ -257,14 +280,14 @@ export class GameClient {
   }
 
   /** The pause before retry number `n` (1-based): doubling, capped, with jitter. */
-  private backoff(n: number): number {
+  backoff(n: number): number {
     const base = Math.min(this.policy.maxBackoffMs, this.policy.backoffMs * 2 ** (n - 1));
     return base / 2 + Math.random() * (base / 2);
   }
 }
 
 /** The call headers of a seat (none for a spectator). */
-function headers(token?: string): Record<string, string> {
+export function headers(token?: string): Record<string, string> {
   return token === undefined ? {} : { [TOKEN_HEADER]: token };
 }
 
