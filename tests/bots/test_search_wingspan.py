@@ -34,7 +34,16 @@ CLAIMED = {
     "DECISION_KIND_LAY_EGG",
     "DECISION_KIND_DRAW_CARD",
     "DECISION_KIND_PAY_FOOD",
+    "DECISION_KIND_ACTIVATE_POWER",
+    "DECISION_KIND_REPEAT_POWER",
+    "DECISION_KIND_TRADE_FOOD",
+    "DECISION_KIND_DISCARD_EGG",
+    "DECISION_KIND_MOVE_BIRD",
+    "DECISION_KIND_CHOOSE_PLAYER",
+    "DECISION_KIND_TUCK_CARD",
 }
+#: Claimed kinds that random games of the tests' seeds reach, rebuilt.
+REACHED = CLAIMED - {"DECISION_KIND_REPEAT_POWER", "DECISION_KIND_TRADE_FOOD"}
 
 
 def _kind(position: Position) -> str:
@@ -72,31 +81,29 @@ def test_a_rebuilt_decision_shows_the_view_the_legal_list_and_the_stack(players:
             assert kind == "DECISION_KIND_TAKE_DIE"
             assert any(_is_decline(a) for a in position.actions)
             refused[kind] += 1
-    assert set(rebuilt) == CLAIMED
+    assert REACHED <= set(rebuilt) <= CLAIMED
     # Most decisions are searched (about two in three in random games).
     assert sum(rebuilt.values()) > 1.2 * sum(refused.values())
-    assert "DECISION_KIND_ACTIVATE_POWER" in refused
+    assert "DECISION_KIND_PAY_EGG" in refused
 
 
-def test_power_decisions_and_later_setup_choices_are_refused() -> None:
-    """The view shows a power's top decision only, and not what the seat kept at setup:
-    such decisions raise NotRebuilt (the policy then plays greedy)."""
+def test_unclaimed_decisions_are_refused() -> None:
+    """The view does not show what the seat kept at setup, which bird it is paying eggs
+    for, or what a power of another seat or a played bird still has to do: such
+    decisions raise NotRebuilt (the policy then plays greedy)."""
     refused = 0
-    for position in positions("wingspan", ENGINE, 2, games_count=1, seed=11):
+    for position in positions("wingspan", ENGINE, 3, games_count=1, seed=11):
         kind = _kind(position)
         values = to_values(position.view)
         later_setup = kind == "DECISION_KIND_SETUP" and (
             values["players"][position.seat]["setup_stage"] != "SETUP_STAGE_BIRDS"
         )
-        if (
-            kind not in CLAIMED
-            or later_setup
-            or (position.view.decision.bird >= 0 and (kind != "DECISION_KIND_PAY_FOOD"))
-        ):
+        other_seat = kind != "DECISION_KIND_SETUP" and position.seat != values["turn_seat"]
+        if kind not in CLAIMED or later_setup or other_seat:
             with pytest.raises(wingspan.NotRebuilt):
                 wingspan.build(values, position.seat)
             refused += 1
-    assert refused > 20
+    assert refused > 10
 
 
 def _first(kind_wanted: str, rebuilt: bool) -> Position:
@@ -114,17 +121,17 @@ def _first(kind_wanted: str, rebuilt: bool) -> Position:
     raise AssertionError(f"no {kind_wanted} position")
 
 
-def test_the_policy_searches_a_turn_and_plays_greedy_inside_a_power(
+def test_the_policy_searches_a_turn_and_plays_greedy_where_it_cannot_rebuild(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """A turn's choice is searched (no fallback); a power's decision is played greedy,
-    with a warning saying why; both answers are legal indices."""
+    """A turn's choice is searched (no fallback); an egg cost (the view does not say for
+    which bird) is played greedy, with a warning saying why; both answers are legal."""
     assert builder("wingspan") is wingspan
     policy = SearchPolicy("wingspan", Budget(playouts=4), random.Random(2))
     turn = _first("DECISION_KIND_TURN", rebuilt=True)
     assert 0 <= policy.choose(turn.actions, turn.view) < len(turn.actions)
     assert policy.fallbacks == 0 and policy.last is not None
-    power = _first("DECISION_KIND_ACTIVATE_POWER", rebuilt=False)
+    power = _first("DECISION_KIND_PAY_EGG", rebuilt=False)
     with caplog.at_level("WARNING", logger="roost.bots.search"):
         assert 0 <= policy.choose(power.actions, power.view) < len(power.actions)
     assert policy.fallbacks == 1 and "could not be rebuilt" in caplog.text

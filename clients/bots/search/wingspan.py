@@ -22,12 +22,20 @@ others (the search policy then plays greedy for that decision):
   pushed the same decision by its power (a brown power of that kind on its
   board, or a white one just played, i.e. rightmost in its row); a die taken
   by a power can be declined, so its legal list differs from the action's and
-  the policy's check of the legal list notices it.
+  the policy's check of the legal list notices it;
+* the food paid for a bird played by the turn's action, when the bird lives
+  in one habitat (the view does not show the habitat chosen);
+* a brown power of the seat's own bird as its row is activated: whether to
+  use it, which power to repeat, and the power's first decision (trade food,
+  discard an egg, move the bird, choose a player, tuck a card) unless a bird
+  of that row repeats powers (it could be the repeat).
 
 Not rebuilt: the setup food and bonus choices (the view does not show the
-birds and food the seat kept at setup), paying for a bird (the view does not
-show the habitat it goes to), and every decision of a power (the view shows
-the power's top decision, not what remains of it).
+birds and food the seat kept at setup), the egg cost of a bird (the view does
+not show which bird is being played), a main step that a power could have
+asked too, the decisions of white powers, of pink powers (another seat's
+turn) and every later step of a power (the view shows the power's top
+decision, not what remains of it).
 
 One approximation, on the side of knowing less: in the gain-food action the
 view does not say whether a rodent was taken by an earlier die of the same
@@ -37,6 +45,7 @@ rodent pink powers fire afterwards).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from clients.bots.search.ismcts import Settings
@@ -62,14 +71,30 @@ from services.wingspan.rules.cards import (
     WHITE,
 )
 from services.wingspan.rules.engine import PHASE_ENUM, STAGE_ENUM, bonus_cards, deck_birds
+from services.wingspan.rules.power_tasks import (
+    Activate,
+    ChoosePlayer,
+    EggCost,
+    Move,
+    Repeat,
+    Trade,
+    Tuck,
+)
 from services.wingspan.rules.state import (
     AMOUNT,
+    D_ACTIVATE,
     D_BONUS,
+    D_CHOOSE_PLAYER,
     D_DRAW,
+    D_EGG_COST,
     D_FEEDER_ALL,
     D_LAY_EGG,
+    D_MOVE,
     D_PAY_FOOD,
+    D_REPEAT,
     D_TAKE_DIE,
+    D_TRADE,
+    D_TUCK,
     D_TURN,
     DECISION_NAMES,
     EGG_COST,
@@ -138,6 +163,18 @@ MAY_PUSH: dict[int, tuple[frozenset[int], frozenset[int]]] = {
 }
 #: The white template that plays another bird (whose costs are then paid).
 PLAY_EXTRA = TPL["play_additional_bird"]
+#: The brown powers that repeat another one.
+REPEATERS = (TPL["repeat_brown_power"], TPL["repeat_predator_power"])
+#: Decision code -> the task a brown power of bird ``b`` asks it by, first thing.
+ROW_POWER: dict[int, Callable[[int, int], Task]] = {
+    D_ACTIVATE: Activate,
+    D_REPEAT: lambda seat, b: Repeat(seat, b, int(TEMPLATE[b] == REPEATERS[1])),
+    D_TRADE: Trade,
+    D_EGG_COST: EggCost,
+    D_MOVE: Move,
+    D_CHOOSE_PLAYER: ChoosePlayer,
+    D_TUCK: lambda seat, b: Tuck(seat, b, 0),
+}
 #: The habitat whose action has each main step.
 MAIN_STEP_HABITAT = {D_TAKE_DIE: FOREST, D_LAY_EGG: GRASSLAND, D_DRAW: WETLAND}
 
@@ -224,6 +261,8 @@ def _stack(s: State, decision: dict[str, Any], seat: int) -> list[Task]:
     who = decision["seat"]
     if code == D_PAY_FOOD and who == seat == s.turn:
         return _paying(s, seat, decision["bird"])
+    if code in ROW_POWER and who == seat == s.turn:
+        return _row_power(s, seat, code, decision["bird"])
     if who != seat or who != s.turn or decision["bird"] != -1:
         raise NotRebuilt(f"{decision['kind']} of another seat or of a power")
     if code == D_TURN:
@@ -257,6 +296,26 @@ def _paying(s: State, seat: int, bird: int) -> list[Task]:
     if eggs:
         stack.append(PayEgg(seat, eggs))
     stack.append(PayFood(seat, bird))
+    return stack
+
+
+def _row_power(s: State, seat: int, code: int, bird: int) -> list[Task]:
+    """The stack of a brown power of ``seat``'s own bird asking as its row is
+    activated (``flow.run_row``): whether to use it, which power to repeat, or
+    the power's own first decision; the columns to its left are still to come.
+    A power's own decision could also come from a bird repeating it, further
+    right in the row: then it is not rebuilt."""
+    where = [(h, row.index(bird)) for h, row in enumerate(s.rows[seat]) if bird in row]
+    if not where or COLOR[bird] != BROWN:
+        raise NotRebuilt("a power of a bird not on the seat's board")
+    habitat, column = where[0]
+    row = s.rows[seat][habitat]
+    if code not in (D_ACTIVATE, D_REPEAT) and any(TEMPLATE[b] in REPEATERS for b in row):
+        raise NotRebuilt("the power may be repeated by another bird")
+    stack: list[Task] = [END_TURN[seat]]
+    if column:
+        stack.append(ActivateRow(seat, habitat, column - 1))
+    stack.append(ROW_POWER[code](seat, bird))
     return stack
 
 
