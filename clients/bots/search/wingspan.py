@@ -37,10 +37,12 @@ asked too, the decisions of white powers, of pink powers (another seat's
 turn) and every later step of a power (the view shows the power's top
 decision, not what remains of it).
 
-One approximation, on the side of knowing less: in the gain-food action the
-view does not say whether a rodent was taken by an earlier die of the same
-action, so the rebuilt state says not (it only decides whether other seats'
-rodent pink powers fire afterwards).
+Two approximations, neither of which changes the seat's legal actions now:
+in the gain-food action the view does not say whether a rodent was taken by an
+earlier die of the same action, so the rebuilt state says not (it only decides
+whether other seats' rodent pink powers fire afterwards); and a seat's pink
+birds are listed in board order, not in the order they were played (the order
+in which two pink powers of one seat answer the same trigger).
 """
 
 from __future__ import annotations
