@@ -1,5 +1,6 @@
-"""The search bot in Sky Garden: the observation builder, the one decision it cannot
-rebuild (a nest locked this turn), and the search over real positions."""
+"""The search bot in Sky Garden: the observation builder, the nests locked this turn
+(remembered from the seat's earlier views, and a fallback when they are not), and
+the search over real positions."""
 
 from __future__ import annotations
 
@@ -38,22 +39,18 @@ def test_the_rebuilt_state_shows_the_view_and_has_the_servers_legal_actions(
     players: int,
 ) -> None:
     """Over every decision of real seeded games (Event choice, every turn step, pending
-    bonuses, the end): the state built from the seat's View message shows the seat
-    exactly that View; its legal actions equal the service's (kind and arguments, in
-    order) except when a nest holding birds was added to this turn, and then they
-    differ, so the policy notices."""
+    bonuses, nests locked this turn, the end), each seat's views seen in order: the
+    state built from the seat's View message shows the seat exactly that View, and its
+    legal actions equal the service's (kind and arguments, in order)."""
     module = _module()
     engine = module.ENGINE
+    memory = module.NestMemory()
     checked = locked = 0
     for position in positions(GAME, engine, players, games_count=2, seed=40):
-        built = module.build(to_values(position.view), position.seat)
+        built = module.build(to_values(position.view), position.seat, memory)
         assert view_message(GAME, engine, built, position.seat) == position.view
-        agree = same_actions(engine.legal(built, position.seat), position.actions)
-        if _locked(position):
-            locked += 1
-            assert not agree
-        else:
-            assert agree
+        assert same_actions(engine.legal(built, position.seat), position.actions)
+        locked += _locked(position)
         checked += 1
     assert checked > 60
     if players > 1:
@@ -75,15 +72,45 @@ def test_the_event_choice_hides_the_other_seats_cards() -> None:
     assert same_actions(engine.legal(built, position.seat), position.actions)
 
 
-def test_a_locked_nest_falls_back_to_greedy() -> None:
-    """A decision the builder cannot rebuild exactly (a nest locked this turn) is
-    detected by the legal-list check and played greedy on the previews."""
-    position = next(p for p in positions(GAME, _module().ENGINE, 2, 2, seed=40) if _locked(p))
+def test_a_lock_the_memory_did_not_see_falls_back_to_greedy() -> None:
+    """A view seen alone (no earlier view of the turn) cannot tell a nest locked this
+    turn: the built state lists removals the server does not, the legal-list check
+    notices, and the decision is played greedy on the previews."""
+    module = _module()
+    position = next(p for p in positions(GAME, module.ENGINE, 2, 2, seed=40) if _locked(p))
+    module.MEMORY.clear()
+    built = module.build(to_values(position.view), position.seat, module.NestMemory())
+    assert not same_actions(module.ENGINE.legal(built, position.seat), position.actions)
     policy = SearchPolicy(GAME, Budget(playouts=4), random.Random(3))
     actions = list(position.actions)
     actions[-1].score_after = 99
     assert policy.choose(actions, position.view) == len(actions) - 1
     assert policy.fallbacks == 1
+    module.MEMORY.clear()
+
+
+def test_the_memory_tells_games_and_turns_apart() -> None:
+    """A lock lasts until the seat's turn ends, and a view of another game (another
+    birdcage) does not inherit it."""
+    module = _module()
+    engine = module.ENGINE
+    memory = module.NestMemory()
+    found = None
+    previous = None
+    for position in positions(GAME, engine, 2, 2, seed=40):
+        values = to_values(position.view)
+        locks = memory.locks(values, position.seat)
+        if _locked(position) and previous is not None and not found:
+            found = (values, position)
+            assert locks
+        previous = position
+    assert found is not None
+    values, position = found
+    again = module.NestMemory()
+    again.locks(values, position.seat)
+    assert again.locks(values, position.seat) == frozenset()  # nothing gained since
+    other = dict(values, birdcage=list(reversed(values["birdcage"])))
+    assert memory.locks(other, position.seat) == frozenset()
 
 
 def test_search_answers_every_kind_of_decision_from_the_view() -> None:
@@ -93,9 +120,12 @@ def test_search_answers_every_kind_of_decision_from_the_view() -> None:
     engine = module.ENGINE
     for players in (1, 2):
         policy = SearchPolicy(GAME, Budget(playouts=6), random.Random(5))
+        module.MEMORY.clear()
         chosen = 0
         for index, position in enumerate(positions(GAME, engine, players, 1, seed=11)):
-            if index % 5 or len(position.actions) < 2 or _locked(position):
+            if len(position.actions) > 1:  # what a bot would see: each view, in order
+                module.MEMORY.locks(to_values(position.view), position.seat)
+            if index % 5 or len(position.actions) < 2:
                 continue
             assert 0 <= policy.choose(position.actions, position.view) < len(position.actions)
             chosen += 1
@@ -103,7 +133,7 @@ def test_search_answers_every_kind_of_decision_from_the_view() -> None:
     position = next(
         p for p in positions(GAME, engine, 2, 1, seed=11) if len(p.actions) > 4 and not _locked(p)
     )
-    state = module.build(to_values(position.view), position.seat)
+    state = module.build(to_values(position.view), position.seat, module.NestMemory())
     runs = [
         search(engine, state, position.seat, Budget(playouts=8), random.Random(2), module.SETTINGS)
         for _ in range(2)

@@ -18,14 +18,20 @@ solo layout numbers them (the only game where a blue chip's identity matters:
 it stays face down once used).
 
 What the view does not say: which nests had a bird put on them during the
-current turn (no bird may come off such a nest until the turn ends). The state
-is built with no nest locked, so in a turn where the seat put a bird on a nest
-that still holds birds, the engine lists removals the server does not; the
-policy's legal-list check notices and that decision is played greedy.
+current turn (no bird may come off such a nest until the turn ends). The seat
+saw it happen, though: :class:`NestMemory` remembers, per game and seat, the
+nests of the seat's previous view in the same turn, and a nest that gained a
+bird since is locked in the built state. A view the memory did not see (a
+decision with a single legal action is not shown to the builder, or a bot that
+started mid-turn) can leave a lock unknown; then the engine lists removals the
+server does not, the policy's legal-list check notices, and that decision is
+played greedy.
 """
 
 from __future__ import annotations
 
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from clients.bots.search.ismcts import Settings
@@ -181,8 +187,81 @@ def _fill_events(players: list[Player], seats: list[dict[str, Any]], seat: int) 
         p.dealt_events = sorted(kept + drawn)
 
 
-def build(view: dict[str, Any], seat: int) -> GameState:
-    """An engine state that shows ``seat`` exactly ``view`` (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the memory keeps of a seat's last view: the turn it was in and the nests."""
+
+    round: int
+    landed_space: int
+    nests: tuple[tuple[str, ...], ...]
+    locked: frozenset[int]
+
+
+class NestMemory:
+    """Which of the seat's nests had a bird put on them this turn (On Your Turn, Place
+    and Remove Bird Tokens on Nest Tiles: such a nest gives no bird back until the
+    turn ends), from the seat's consecutive views.
+
+    Views are told apart per game by the seat, the player count, the setup cards and
+    the birdcage (a fingerprint: the view carries no game id), and belong to the same
+    turn while the round and the seat to play are the same and the Owner token has
+    not landed on another space. A nest whose birds are not a part of the ones it had
+    in the previous view of the turn gained a bird: it is locked for the rest of the
+    turn. At most ``limit`` games and seats are remembered (the oldest go first)."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self.limit = limit
+        self._seen: OrderedDict[tuple[Any, ...], _Seen] = OrderedDict()
+
+    def locks(self, view: dict[str, Any], seat: int) -> frozenset[int]:
+        """The seat's locked nests (areas) in ``view``; remembers ``view``."""
+        if seat < 0 or view["phase"] != "PHASE_PLAY":
+            return frozenset()
+        seats = sorted(view["seats"], key=lambda s: s["seat"])
+        key = (
+            seat,
+            view["players"],
+            tuple(s["setup_card"] for s in seats),
+            tuple(slot["tile"] for slot in view["birdcage"]),
+        )
+        turn = view["turn"]
+        nests = [(a["area"], tuple(a["nest_birds"])) for a in seats[seat]["areas"]]
+        previous = self._seen.pop(key, None)
+        locked: set[int] = set()
+        if (
+            previous is not None
+            and turn["seat"] == seat
+            and previous.round == view["round"]
+            and previous.landed_space in (0, turn["space"])
+        ):
+            locked.update(previous.locked)
+            before = dict(enumerate(previous.nests))
+            for area, birds in nests:
+                if Counter(birds) - Counter(before.get(area, ())):
+                    locked.add(area)
+        seen = _Seen(
+            view["round"],
+            turn["space"] if turn["seat"] == seat else -1,
+            tuple(birds for _, birds in sorted(nests)),
+            frozenset(locked),
+        )
+        self._seen[key] = seen
+        while len(self._seen) > self.limit:
+            self._seen.popitem(last=False)
+        return seen.locked
+
+    def clear(self) -> None:
+        """Forget every view."""
+        self._seen.clear()
+
+
+#: The memory :func:`build` uses unless it is given one.
+MEMORY = NestMemory()
+
+
+def build(view: dict[str, Any], seat: int, memory: NestMemory | None = None) -> GameState:
+    """An engine state that shows ``seat`` exactly ``view`` (see the module docstring);
+    ``memory`` (default :data:`MEMORY`) supplies the nests locked this turn."""
     track, face_down = _track(view)
     seats = sorted(view["seats"], key=lambda s: s["seat"])
     players = [_player(s) for s in seats]
@@ -196,7 +275,7 @@ def build(view: dict[str, Any], seat: int) -> GameState:
     forest = view["forest"]
     bonus = {D.BIDX[b] for b in view["bonus_birds"]}
     cage = sorted(view["birdcage"], key=lambda s: s["slot"])
-    return GameState(
+    state = GameState(
         player_count=view["players"],
         phase=PHASES[view["phase"]],
         round=view["round"],
@@ -224,6 +303,9 @@ def build(view: dict[str, Any], seat: int) -> GameState:
         turn=_turn(view["turn"], track),
         rng=0,
     )
+    for area in (MEMORY if memory is None else memory).locks(view, seat):
+        state.turn.nest_locked[area] = 1
+    return state
 
 
-__all__ = ["ENGINE", "PHASES", "SETTINGS", "build"]
+__all__ = ["ENGINE", "MEMORY", "PHASES", "SETTINGS", "NestMemory", "build"]
