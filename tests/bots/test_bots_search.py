@@ -103,12 +103,13 @@ def test_a_seeded_search_is_deterministic() -> None:
 
 def test_the_search_policy_answers_from_the_view_alone() -> None:
     """The policy reads the View message and the LegalAction messages only, and its index
-    is legal; a game with no builder plays greedy on the previews."""
+    is legal; a builder that leaves decisions to the greedy fallback asks for previews."""
     policy = SearchPolicy("undertheleaves", Budget(playouts=8), random.Random(3))
     assert policy.wants_view and not policy.wants_preview
     for position in list(_search_positions("undertheleaves", 2))[:4]:
         assert 0 <= policy.choose(position.actions, position.view) < len(position.actions)
     assert policy.fallbacks == 0
+    # Wingspan's builder leaves about one decision in four to the greedy fallback.
     assert SearchPolicy("wingspan", Budget(playouts=8)).wants_preview
 
 
@@ -116,7 +117,7 @@ def test_budgets_are_spelled_in_the_kind() -> None:
     assert make("search@30ms", True, game="birdscaping").budget == Budget(ms=30)
     assert make("search@16p", True, game="birdscaping").budget == Budget(playouts=16)
     assert make("search", True, game="birdscaping").budget.ms is not None
-    assert sorted(BUILDERS) == ["birdscaping", "undertheleaves"]
+    assert sorted(BUILDERS) == ["birdscaping", "skygarden", "undertheleaves", "wingspan"]
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ import importlib
 from types import ModuleType
 
 #: Games with an observation builder (``clients.bots.search.<game>``).
-BUILDERS = ("undertheleaves", "birdscaping", "wingspan")
+BUILDERS = ("undertheleaves", "birdscaping", "wingspan", "skygarden")
 
 
 def builder(game: str) -> ModuleType | None:

@@ -69,8 +69,11 @@ class SearchPolicy(Policy):
         self.budget = budget
         self.builder = builder(game)
         self.settings = settings or getattr(self.builder, "SETTINGS", None) or Settings()
-        #: Previews feed the greedy fallback; games with a builder rarely need it.
-        self.wants_preview = preview and self.builder is None
+        #: Previews feed the greedy fallback: asked for a game without a builder, or
+        #: whose builder leaves enough decisions to the fallback (``PREVIEW = True``).
+        self.wants_preview = preview and (
+            self.builder is None or getattr(self.builder, "PREVIEW", False)
+        )
         self.fallback = GreedyPolicy(self.rng, preview=self.wants_preview)
         self.fallbacks = 0
         self.last: Result | None = None

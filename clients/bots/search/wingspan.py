@@ -125,6 +125,10 @@ from services.wingspan.rules.tasks import (
 #: decisions (an action, its bonus space, each die, egg or card), and points
 #: come from birds played and eggs laid, so playouts run a couple of turns of
 #: both seats deep; each mover looks one ply ahead at six of its actions.
+#: About one decision in four is played by the greedy fallback (the module docstring):
+#: ask the service for score previews so that it is greedy in earnest.
+PREVIEW = True
+
 SETTINGS = Settings(depth=16, sample=6, epsilon=0.1)
 
 
