@@ -23,6 +23,12 @@ def _load(name: str) -> dict[str, Any]:
     return json.loads((_DIR / name).read_text(encoding="utf-8"))
 
 
+def _provenance(data: dict[str, Any]) -> dict[str, Any]:
+    """A data file's provenance as a catalogue entry's ``assumed`` and ``source`` fields."""
+    source = data["_meta"]["source"]
+    return {"assumed": source == "assumed", "source": source}
+
+
 def _vp_text(raw: dict[str, Any]) -> str:
     """A bird's scoring in words, for birds whose data gives only numbers."""
     text = f"{raw.get('vp', 0)} VP"
@@ -36,7 +42,6 @@ def _birds() -> list[catalogue_pb2.CatalogueBird]:
     entries = []
     for raw in regular["regular"]:
         b = D.BIDX[raw["id"]]
-        source = regular["_meta"]["source"]
         entries.append(
             catalogue_pb2.CatalogueBird(
                 bird=raw["id"],
@@ -47,13 +52,11 @@ def _birds() -> list[catalogue_pb2.CatalogueBird]:
                 vp_with_tree=D.VP_TREE[b],
                 vp_with_lake=D.VP_LAKE[b],
                 text=raw.get("scoring") or _vp_text(raw),
-                assumed="assumed" in source,
-                source=source,
+                **_provenance(regular),
             )
         )
     for raw in special["cards"]:
         b = D.BIDX[raw["id"]]
-        source = special["_meta"]["source"]
         entries.append(
             catalogue_pb2.CatalogueBird(
                 bird=raw["id"],
@@ -67,8 +70,7 @@ def _birds() -> list[catalogue_pb2.CatalogueBird]:
                 text=raw["ability"]["text"],
                 cost=raw["cost"],
                 ability=raw["ability"]["type"],
-                assumed="assumed" in source,
-                source=source,
+                **_provenance(special),
             )
         )
     return entries
@@ -91,8 +93,7 @@ def build() -> catalogue_pb2.Catalogue:
                 set_size=c["set_size"],
                 income=c["income"],
                 vp=c["vp"],
-                assumed=events["_meta"]["source"] == "assumed",
-                source=events["_meta"]["source"],
+                **_provenance(events),
             )
             for c in events["cards"]
         ],
@@ -102,8 +103,7 @@ def build() -> catalogue_pb2.Catalogue:
                 letter=t["letter"],
                 kind=t["kind"],
                 condition=D.TILE_TEXT[i],
-                assumed=milestones["_meta"]["source"] == "assumed",
-                source=milestones["_meta"]["source"],
+                **_provenance(milestones),
             )
             for i, t in enumerate(milestones["tiles"])
         ],
@@ -113,8 +113,7 @@ def build() -> catalogue_pb2.Catalogue:
                 nest_area=c["nest"],
                 tree_area=c["tree"],
                 lake_area=c["lake"],
-                assumed=setup["_meta"]["source"] == "assumed",
-                source=setup["_meta"]["source"],
+                **_provenance(setup),
             )
             for c in setup["cards"]
         ],
@@ -124,8 +123,7 @@ def build() -> catalogue_pb2.Catalogue:
                 name=a["engine"]["name"],
                 funds=a["funds"],
                 cap=a["cap"],
-                assumed=ads["_meta"]["source"] == "assumed",
-                source=ads["_meta"]["source"],
+                **_provenance(ads),
             )
             for a in ads["ads"]
         ],
