@@ -7,10 +7,17 @@ positions are written to ``web/test/fixtures/<game>/<position>.json``:
 * ``<players>p-start``, ``-mid`` and ``-end``: what seat 0 sees (``GetState``
   with its token), its legal actions (``Legal``) and the score board;
 * ``<players>p-wide``: seat 0's decision with the most legal actions (a
-  multi-step choice such as a tile's spot, rotation and side);
-* ``<players>p-spectator``: a position after 30 moves seen without a token.
+  multi-step choice such as a tile's spot, rotation and side), at 1 and 2
+  players only (the larger tables repeat the same decisions, longer);
+* ``<players>p-spectator``: a position after 30 moves seen without a token;
+* ``<players>p-<moment>`` and ``<players>p-<moment>-spectator``: the first
+  position where a game-specific moment has come (see ``MOMENTS``: a
+  Birdscaping payment under way, every Sky Garden seat's event card chosen),
+  seen by seat 0 and by a spectator.
 
-Plus ``catalogue.json`` once per game. Messages are written with proto JSON
+Plus ``catalogue.json`` once per game. Player counts: solo where the game has
+it, 2 players for every game, and the largest table of the games that seat
+more (Wingspan 5, Under the Leaves 4, Sky Garden 4). Messages are written with proto JSON
 names (lowerCamelCase), which is what protobuf-es ``fromJson`` reads.
 
 Run from the repository root after ``make proto``::
@@ -24,6 +31,7 @@ import json
 import random
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -42,11 +50,33 @@ OUT = ROOT / "web" / "test" / "fixtures"
 
 #: Game name -> the player counts recorded (solo and multiplayer where the game has both).
 TABLES: dict[str, tuple[int, ...]] = {
-    "wingspan": (2,),
-    "undertheleaves": (2,),
-    "skygarden": (1, 2),
+    "wingspan": (2, 5),
+    "undertheleaves": (2, 4),
+    "skygarden": (1, 2, 4),
     "birdscaping": (1, 2),
 }
+
+
+def _paying(view: dict[str, Any]) -> bool:
+    """Birdscaping: a bird's payment is under way (its steps are on the board)."""
+    return bool(view.get("payment", {}).get("card"))
+
+
+def _events_chosen(view: dict[str, Any]) -> bool:
+    """Sky Garden: every seat has chosen its event card (now public)."""
+    seats = view.get("seats", [])
+    return bool(seats) and all(s.get("eventCard") for s in seats)
+
+
+#: Game name -> moment name -> a test on seat 0's view (proto JSON): the first
+#: position where it holds is recorded for seat 0 and for a spectator.
+MOMENTS: dict[str, dict[str, Callable[[dict[str, Any]], bool]]] = {
+    "birdscaping": {"payment": _paying},
+    "skygarden": {"events": _events_chosen},
+}
+
+#: Log events kept per position (the page shows the last dozen).
+LOG_EVENTS = 8
 
 SEED = 20261201
 MAX_MOVES = 5000
@@ -80,7 +110,7 @@ def snapshot(stub: Any, messages: ModuleType, game_id: str, token: str | None) -
         record["legal"] = {}
     score = stub.Score(messages.ScoreRequest(game_id=game_id), metadata=md)
     record["score"] = to_json(score)
-    since = max(0, state.version - 12)
+    since = max(0, state.version - LOG_EVENTS)
     log = stub.GetLog(messages.GetLogRequest(game_id=game_id, from_version=since), metadata=md)
     record["log"] = [to_json(entry.event) for entry in log.entries]
     return record
@@ -103,12 +133,19 @@ def play(game: str, players: int, channel: grpc.Channel) -> dict[str, dict[str, 
     rng = random.Random(SEED + players)
     snaps: list[dict[str, Any]] = []
     spectator: dict[str, Any] | None = None
+    moments: dict[str, dict[str, Any]] = {}
+    tag = f"{players}p"
     to_act = list(created.to_act)
     for move in range(MAX_MOVES):
         if not to_act:
             break
         if 0 in to_act:
             snaps.append(snapshot(stub, messages, game_id, tokens[0]))
+            view = snaps[-1]["state"].get("view", {})
+            for moment, holds in MOMENTS.get(game, {}).items():
+                if f"{tag}-{moment}" not in moments and holds(view):
+                    moments[f"{tag}-{moment}"] = snaps[-1]
+                    moments[f"{tag}-{moment}-spectator"] = snapshot(stub, messages, game_id, None)
         seat = to_act[0]
         md = token_md(tokens[seat])
         legal = stub.Legal(messages.LegalRequest(game_id=game_id), metadata=md)
@@ -128,14 +165,16 @@ def play(game: str, players: int, channel: grpc.Channel) -> dict[str, dict[str, 
     end = snapshot(stub, messages, game_id, tokens[0])
     if spectator is None:
         spectator = snapshot(stub, messages, game_id, None)
-    tag = f"{players}p"
-    return {
+    recorded = {
         f"{tag}-start": snaps[0],
         f"{tag}-mid": snaps[len(snaps) // 2],
         f"{tag}-end": end,
-        f"{tag}-wide": max(snaps, key=lambda s: len(s["legal"].get("actions", []))),
         f"{tag}-spectator": spectator,
+        **moments,
     }
+    if players <= 2:
+        recorded[f"{tag}-wide"] = max(snaps, key=lambda s: len(s["legal"].get("actions", [])))
+    return recorded
 
 
 def catalogue(game: str, channel: grpc.Channel) -> Any:
@@ -165,6 +204,8 @@ def main(games: list[str]) -> None:
     with redis_url() as url:
         for game in games or list(TABLES):
             with game_server(spec_of(game), url) as server, server.channel() as channel:
+                for old in (OUT / game).glob("*.json"):
+                    old.unlink()
                 write(OUT / game / "catalogue.json", catalogue(game, channel))
                 for players in TABLES[game]:
                     for name, record in play(game, players, channel).items():

@@ -7,8 +7,7 @@ import { choicesOf, narrow, nextSteps } from "../src/choose/choices.js";
 import { decided, openChoices, pickStep, pickTarget, type ChooserState } from "../src/choose/panel.js";
 import { renderGame } from "../src/game/render.js";
 import { recorded } from "./fixtures.js";
-import { pickAction } from "../src/game/bots.js";
-import type { AnyLegalAction } from "../src/api/clients.js";
+import { namingOf } from "../src/choose/naming.js";
 
 describe("multi-step choices", () => {
   it("places an Under the Leaves tile by spot, then rotation, then side", () => {
@@ -59,22 +58,24 @@ describe("multi-step choices", () => {
     expect(narrow(model.chooser!.choices, ["Keep starting birds", "0 birds (keep 5 food)"])).toHaveLength(1);
   });
 
+  it("offers no action without its id (absent is not action 0) and points at nothing without a number", () => {
+    const choices = choicesOf(
+      [
+        { ref: { label: "No id", kind: "take_tile" } as never, scoreAfter: 0 },
+        { ref: { id: 0, label: "Take slot 1", kind: "take_tile" } as never, action: { kind: { case: "takeTile", value: { slot: 0 } } } as never, scoreAfter: 0 },
+        { ref: { id: 1, label: "Take a tile", kind: "take_tile" } as never, action: { kind: { case: "takeTile", value: {} } } as never, scoreAfter: 0 },
+      ],
+      namingOf("undertheleaves"),
+    );
+    expect(choices.map((c) => c.id)).toEqual([0, 1]);
+    expect(choices.map((c) => c.target)).toEqual(["market:0", undefined]);
+  });
+
   it("falls back to the kind and the label for actions without their own steps", () => {
     const choices = choicesOf(
       [{ ref: { id: 3, label: "Decline", kind: "decline" } as never, scoreAfter: 0 }],
       { target: () => undefined },
     );
     expect(choices[0]!.steps).toEqual(["Decline", "Decline"]);
-  });
-});
-
-describe("bot policies", () => {
-  const actions = [5, 9, 2, 9].map((s, i) => ({ ref: { id: i } as never, scoreAfter: s })) as AnyLegalAction[];
-  it("greedy takes a best previewed score", () => {
-    expect(pickAction(actions, "greedy", () => 0).scoreAfter).toBe(9);
-    expect(pickAction(actions, "greedy", () => 0.99).scoreAfter).toBe(9);
-  });
-  it("random may take any", () => {
-    expect(pickAction(actions, "random", () => 0.5).ref!.id).toBe(2);
   });
 });

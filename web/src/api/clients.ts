@@ -2,8 +2,7 @@
  * Typed clients of the game services and the matchmaker. The four game
  * services share one shape (the same eight RPCs, request and response fields
  * named alike); `GameClient` is that shape with each game's View, Action and
- * Catalogue left open, so the lobby, the game page and the bots are written
- * once. The boards narrow the view to their own generated type.
+ * Catalogue left open, so the lobby and the game page are written once. The boards narrow the view to their own generated type.
  */
 import { type Client, createClient } from "@connectrpc/connect";
 import type { Message } from "@bufbuild/protobuf";
@@ -54,7 +53,8 @@ export interface GameClient {
     version: bigint;
     status: GameStatus;
     toAct: number[];
-    viewerSeat: number;
+    /** The caller's seat; -1 (or absent) for a spectator. */
+    viewerSeat?: number;
     view?: AnyView;
     seats: Seat[];
   }>;
@@ -73,9 +73,9 @@ export interface GameClient {
   ): Promise<{ version: bigint; status: GameStatus; toAct: number[]; view?: AnyView; event?: Event }>;
   score(req: { gameId: string }, opts?: CallOpts): Promise<{ version: bigint; scoreboard?: ScoreBoard }>;
   watch(
-    req: { gameId: string; fromVersion: bigint; includeView: boolean },
+    req: { gameId: string; fromVersion: bigint; includeView: boolean; includeLegal?: boolean },
     opts?: CallOpts,
-  ): AsyncIterable<{ event?: Event; view?: AnyView }>;
+  ): AsyncIterable<{ event?: Event; view?: AnyView; legal: AnyLegalAction[] }>;
   getLog(
     req: { gameId: string; fromVersion?: bigint; limit?: number },
     opts?: CallOpts,

@@ -1,15 +1,15 @@
 /**
  * The seats this browser holds, kept in localStorage so a reload (or a later
- * visit) resumes them: one record per game id with the seat tokens, which
- * seats a bot in this page plays, and when it was last opened.
+ * visit) resumes them: one record per game id with the seat tokens of the
+ * people who play from this browser, and when it was last opened.
  */
 import type { GameName } from "../registry.js";
 
 export interface HeldSeat {
   seat: number;
   token: string;
-  /** "you", or the policy of a bot this page plays for the seat. */
-  player: "you" | "random" | "greedy";
+  /** A person plays it from this browser (records of older versions may say otherwise; they are ignored). */
+  player: "you";
 }
 
 export interface HeldGame {

@@ -5,16 +5,28 @@
  * the last version seen after a backoff (0.25 s doubling to 8 s, reset by
  * every event received). It stops when the game is finished, when the caller
  * aborts, or on an error that retrying cannot fix (game not found, bad token).
+ *
+ * Every event comes with the caller's view when it is the latest of a batch
+ * (include_view), and, for a seat, with the seat's legal actions when the
+ * event asks it to decide (include_legal): one stream is all a live page
+ * needs, with no GetState or Legal call per event.
  */
 import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
-import type { AnyView, GameClient } from "./clients.js";
+import type { AnyLegalAction, AnyView, GameClient } from "./clients.js";
 import { asSeat } from "./clients.js";
 import { retryable } from "./errors.js";
 import type { Event } from "../gen/roost/common/v1/common_pb.js";
 
 export interface WatchItem {
   event: Event;
+  /** The caller's view after this event, when it was the latest one read. */
   view?: AnyView;
+  /**
+   * The seat's legal actions at event.version (send that version as
+   * expected_version); empty when the seat is not asked to decide after this
+   * event, or when its decision changed later (a later event carries it).
+   */
+  legal: AnyLegalAction[];
 }
 
 export interface WatchHooks {
@@ -26,7 +38,7 @@ export interface WatchHooks {
 
 const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Stream events after `fromVersion`, resuming as described above. */
+/** Stream events after `fromVersion`, resuming as described above; legal actions only with a token. */
 export async function* watchGame(
   client: GameClient,
   gameId: string,
@@ -42,13 +54,13 @@ export async function* watchGame(
     try {
       hooks.onStatus?.("live");
       for await (const item of client.watch(
-        { gameId, fromVersion: next, includeView: true },
+        { gameId, fromVersion: next, includeView: true, includeLegal: token !== undefined },
         asSeat(token, signal),
       )) {
         if (!item.event) continue;
         delay = 250;
         next = item.event.version;
-        yield { event: item.event, view: item.view };
+        yield { event: item.event, view: item.view, legal: item.legal ?? [] };
         if (item.event.status === GameStatus.FINISHED) return;
       }
     } catch (err) {

@@ -12,6 +12,7 @@
 import { h } from "../dom.js";
 import type { Catalogue, CatalogueCard } from "../gen/roost/birdscaping/v1/catalogue_pb.js";
 import { Difficulty, Phase, Row, type SeatView, Step, type TableauCard, type View } from "../gen/roost/birdscaping/v1/types_pb.js";
+import { seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
 
 type Input = BoardInput<View, Catalogue>;
@@ -110,9 +111,7 @@ function payment(input: Input, cards: Map<string, CatalogueCard>): HTMLElement |
 export function renderBirdscaping(input: Input): HTMLElement {
   const v = input.view;
   const cards = cardIndex(input.catalogue);
-  const seats = [...v.seats].sort(
-    (a, b) => Number(b.seat === input.viewerSeat) - Number(a.seat === input.viewerSeat) || a.seat - b.seat,
-  );
+  const seats = [...v.seats].sort(viewerFirst(input.viewerSeat));
   return h(
     "div",
     { class: "board board-birdscaping" },
@@ -155,7 +154,7 @@ export function renderBirdscaping(input: Input): HTMLElement {
           h("div", { class: "cards" }, v.aiColumn.map((c) => card(c, cards.get(c), `ai:${c}`))),
         ),
       v.announcements.length > 0 &&
-        region("Announcements", "announcements", h("ul", {}, v.announcements.map((a) => h("li", {}, `${seatName(input.seats, a.seat)}: ${a.text}`)))),
+        region("Announcements", "announcements", h("ul", {}, v.announcements.map((a) => h("li", {}, seatOf(a.seat) !== undefined ? `${seatName(input.seats, a.seat)}: ${a.text}` : a.text)))),
     ),
     h("div", { class: "bs-seats" }, seats.map((s) => seatPanel(input, s, cards))),
   );

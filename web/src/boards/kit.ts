@@ -7,6 +7,7 @@
  */
 import { h, type Child } from "../dom.js";
 import type { Seat } from "../gen/roost/common/v1/common_pb.js";
+import { seatOf } from "../presence.js";
 
 /** What every board is drawn from. */
 export interface BoardInput<V, C> {
@@ -20,10 +21,15 @@ export interface BoardInput<V, C> {
   targets?: Set<string>;
 }
 
-/** A seat's display name ("Seat 2" when it has none). */
-export function seatName(seats: Seat[], seat: number): string {
-  const name = seats.find((s) => s.seat === seat)?.name;
-  return name || `Seat ${seat + 1}`;
+/**
+ * A seat's display name ("Seat 2" when it has none); "no seat" when the field
+ * is absent or -1 (callers with a better word for that case say it first).
+ */
+export function seatName(seats: Seat[], seat: number | undefined): string {
+  const known = seatOf(seat);
+  if (known === undefined) return "no seat";
+  const name = seats.find((s) => s.seat === known)?.name;
+  return name || `Seat ${known + 1}`;
 }
 
 /** A titled, labelled region of the board. */
@@ -48,9 +54,9 @@ export function stat(label: string, value: Child, cls = ""): HTMLElement {
 }
 
 /** A seat's heading: name, "you" and whether it is to act. */
-export function seatHeading(input: { seats: Seat[]; viewerSeat: number; toAct: number[] }, seat: number): HTMLElement {
-  const you = seat === input.viewerSeat;
-  const acting = input.toAct.includes(seat);
+export function seatHeading(input: { seats: Seat[]; viewerSeat: number; toAct: number[] }, seat: number | undefined): HTMLElement {
+  const you = seat !== undefined && seat === input.viewerSeat;
+  const acting = seat !== undefined && input.toAct.includes(seat);
   return h(
     "h3",
     { class: `seat-heading${acting ? " acting" : ""}` },

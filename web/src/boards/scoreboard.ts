@@ -5,7 +5,7 @@
  * running score and at the end for the final one.
  */
 import { h } from "../dom.js";
-import type { ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
+import type { ScoreBoard, Seat, SeatScore } from "../gen/roost/common/v1/common_pb.js";
 import { seatName } from "./kit.js";
 
 function words(name: string): string {
@@ -17,8 +17,7 @@ function words(name: string): string {
 export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement {
   const categories: string[] = [];
   for (const s of board.seats) for (const c of s.categories) if (!categories.includes(c.name)) categories.push(c.name);
-  const points = (seat: number, name: string) =>
-    board.seats.find((s) => s.seat === seat)?.categories.find((c) => c.name === name)?.points ?? 0;
+  const points = (seat: SeatScore, name: string) => seat.categories.find((c) => c.name === name)?.points ?? 0;
   const winners = board.winners.map((w) => seatName(seats, w));
   const solo = board.solo;
   return h(
@@ -32,7 +31,7 @@ export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement 
       h(
         "tbody",
         {},
-        categories.map((name) => h("tr", {}, h("th", { scope: "row" }, words(name)), board.seats.map((s) => h("td", {}, String(points(s.seat, name)))))),
+        categories.map((name) => h("tr", {}, h("th", { scope: "row" }, words(name)), board.seats.map((s) => h("td", {}, String(points(s, name)))))),
         h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), board.seats.map((s) => h("td", {}, h("strong", {}, String(s.total))))),
         h("tr", { class: "rank" }, h("th", { scope: "row" }, "Rank"), board.seats.map((s) => h("td", {}, String(s.rank)))),
       ),

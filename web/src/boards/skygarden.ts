@@ -14,12 +14,14 @@ import {
   type AreaView,
   type BirdCount,
   ChipKind,
+  type Lucy,
   Phase,
   type SeatView,
   Step,
   type TrackSpace,
   type View,
 } from "../gen/roost/skygarden/v1/types_pb.js";
+import { keyOf, seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
 
 type Input = BoardInput<View, Catalogue>;
@@ -43,17 +45,17 @@ function trackSpace(input: Input, space: TrackSpace, name: (b: string) => string
         ? `round ${chip.round}`
         : chip.birds.map(name).join(" / ") || (ChipKind[chip.kind] ?? "").toLowerCase();
   const who = [
-    space.occupantSeat >= 0 ? seatName(input.seats, space.occupantSeat) : "",
+    seatOf(space.occupantSeat) !== undefined ? seatName(input.seats, space.occupantSeat) : "",
     space.lucy ? "Lucy" : "",
   ].filter(Boolean);
   return h(
     "li",
     {
-      class: `track-space section-${space.section}${who.length ? " occupied" : ""}`,
-      "data-target": `track:${space.space}`,
-      "aria-label": `track space ${space.space}: ${chipText || "empty"}${who.length ? `, ${who.join(" and ")}` : ""}`,
+      class: `track-space section-${space.section ?? 0}${who.length ? " occupied" : ""}`,
+      "data-target": keyOf("track", space.space),
+      "aria-label": `track space ${space.space ?? "?"}: ${chipText || "empty"}${who.length ? `, ${who.join(" and ")}` : ""}`,
     },
-    h("span", { class: "space-no" }, String(space.space)),
+    h("span", { class: "space-no" }, String(space.space ?? "?")),
     chipText && h("span", { class: "chip" }, chipText),
     space.icons.length > 0 && h("small", {}, space.icons.join(" ")),
     who.map((w) => h("span", { class: `pawn${w === "Lucy" ? " lucy" : ""}` }, w)),
@@ -64,7 +66,7 @@ function area(a: AreaView, name: (b: string) => string, own: boolean): HTMLEleme
   const features = [a.tree && "tree", a.lake && "lake", a.nest && "nest"].filter(Boolean) as string[];
   return h(
     "div",
-    { class: `area${a.eventArea ? " event-area" : ""}`, "data-target": own ? `area:${a.area}` : undefined, "aria-label": `area ${a.id}: ${counts(a.birds, name)}; ${features.join(", ") || "no tree, lake or nest"}` },
+    { class: `area${a.eventArea ? " event-area" : ""}`, "data-target": own ? keyOf("area", a.area) : undefined, "aria-label": `area ${a.id}: ${counts(a.birds, name)}; ${features.join(", ") || "no tree, lake or nest"}` },
     h("h5", {}, a.id, a.eventArea && h("small", {}, " (event)")),
     h("p", { class: "area-birds" }, counts(a.birds, name)),
     h("p", { class: "features" }, features.map((f) => h("span", { class: `feature feature-${f}` }, f))),
@@ -74,13 +76,15 @@ function area(a: AreaView, name: (b: string) => string, own: boolean): HTMLEleme
 }
 
 function aviary(input: Input, seat: SeatView, name: (b: string) => string): HTMLElement {
+  const score = seat.seat === undefined ? undefined : input.view.scores.find((s) => s.seat === seat.seat);
   return h(
     "section",
-    { class: `aviary${seat.seat === input.viewerSeat ? " own" : ""}`, "aria-label": `${seatName(input.seats, seat.seat)}'s aviary` },
+    { class: `aviary${seat.seat !== undefined && seat.seat === input.viewerSeat ? " own" : ""}`, "aria-label": `${seatName(input.seats, seat.seat)}'s aviary` },
     seatHeading(input, seat.seat),
     h(
       "p",
       { class: "facts" },
+      score && stat("Score", score.total, "score"),
       stat("Funds", seat.funds, "funds"),
       stat("Egg marker", `${seat.eggMarker} (${seat.eggPoints} pts)`),
       stat("Milestones", seat.milestonesAchieved),
@@ -98,17 +102,21 @@ function aviary(input: Input, seat: SeatView, name: (b: string) => string): HTML
           ? `Event cards to choose from: ${seat.dealtEvents.join(", ")}`
           : "No event card",
     ),
-    h("div", { class: "areas" }, seat.areas.map((a) => area(a, name, seat.seat === input.viewerSeat))),
+    h("div", { class: "areas" }, seat.areas.map((a) => area(a, name, seat.seat !== undefined && seat.seat === input.viewerSeat))),
   );
+}
+
+/** Where Lucy stands: a standby slot (-1 or absent when not on standby) or a track space (0 before she moves). */
+function lucyWhere(lucy: Lucy): string {
+  if (lucy.standbySlot !== undefined && lucy.standbySlot >= 0) return `on standby ${lucy.standbySlot + 1}`;
+  return lucy.space ? `on track space ${lucy.space}` : "at the start of the track";
 }
 
 /** Draw the Sky Garden board. */
 export function renderSkyGarden(input: Input): HTMLElement {
   const v = input.view;
   const name = birdNames(input.catalogue);
-  const seats = [...v.seats].sort(
-    (a, b) => Number(b.seat === input.viewerSeat) - Number(a.seat === input.viewerSeat) || a.seat - b.seat,
-  );
+  const seats = [...v.seats].sort(viewerFirst(input.viewerSeat));
   const events = new Set(v.seats.flatMap((s) => s.dealtEvents));
   return h(
     "div",
@@ -119,7 +127,7 @@ export function renderSkyGarden(input: Input): HTMLElement {
       stat("Round", `${v.round} of ${v.rounds}`),
       " ",
       stat("Phase", (Phase[v.phase] ?? "").toLowerCase().replace(/_/g, " ")),
-      v.turn && [" ", stat("Turn", `${seatName(input.seats, v.turn.seat)}, ${(Step[v.turn.step] ?? "").toLowerCase()}`)],
+      seatOf(v.turn?.seat) !== undefined && [" ", stat("Turn", `${seatName(input.seats, v.turn!.seat)}, ${(Step[v.turn!.step] ?? "").toLowerCase()}`)],
       v.turn?.pendingBird && [" ", stat("Bird to place", name(v.turn.pendingBird))],
       v.solo && [" ", stat("Solo targets", v.solo.targets.join(" / ")), " ", stat("Reached", v.solo.targetReached || "none")],
     ),
@@ -134,14 +142,14 @@ export function renderSkyGarden(input: Input): HTMLElement {
           h(
             "li",
             {},
-            `${s.label || `standby ${s.slot + 1}`} (${s.vp} pts)`,
-            s.occupantSeat >= 0 && h("span", { class: "pawn" }, ` ${seatName(input.seats, s.occupantSeat)}`),
+            `${s.label || (s.slot !== undefined ? `standby ${s.slot + 1}` : "standby")} (${s.vp} pts)`,
+            seatOf(s.occupantSeat) !== undefined && h("span", { class: "pawn" }, ` ${seatName(input.seats, s.occupantSeat)}`),
             s.lucy && h("span", { class: "pawn lucy" }, " Lucy"),
           ),
         ),
       ),
       v.lucy?.present &&
-        h("p", { class: "lucy-line" }, `Lucy (the 2-player neutral bird) is ${v.lucy.standbySlot >= 0 ? `on standby ${v.lucy.standbySlot + 1}` : `on track space ${v.lucy.space}`}${v.lucy.finishedRound ? ", finished the round" : ""}.`),
+        h("p", { class: "lucy-line" }, `Lucy (the 2-player neutral bird) is ${lucyWhere(v.lucy)}${v.lucy.finishedRound ? ", finished the round" : ""}.`),
     ),
     h(
       "div",
@@ -168,7 +176,7 @@ export function renderSkyGarden(input: Input): HTMLElement {
           v.birdcage.map((m) =>
             h(
               "li",
-              { "data-target": `milestone:${m.slot}`, "aria-label": `milestone ${m.tile}: ${m.condition}` },
+              { "data-target": keyOf("milestone", m.slot), "aria-label": `milestone ${m.tile}: ${m.condition}` },
               h("strong", {}, `${m.letter} ${m.tile}`),
               ` ${m.condition}`,
               m.claimedBy.length > 0 && h("small", {}, ` — claimed by ${m.claimedBy.map((s) => seatName(input.seats, s)).join(", ")}`),

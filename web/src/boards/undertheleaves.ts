@@ -20,6 +20,7 @@ import {
   Terrain,
   type View,
 } from "../gen/roost/undertheleaves/v1/types_pb.js";
+import { keyOf, seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
 
 type Input = BoardInput<View, Catalogue>;
@@ -63,6 +64,8 @@ interface CellInfo {
 function gardenGrid(input: Input, garden: Garden): HTMLElement {
   const cells = new Map<string, CellInfo>();
   for (const tile of garden.tiles) {
+    // A tile without its position cannot be placed on the grid.
+    if (tile.x === undefined || tile.y === undefined) continue;
     tileCells(tile.x, tile.y).forEach(([cx, cy], i) => {
       cells.set(`${cx},${cy}`, {
         terrain: tile.terrains[i] ?? Terrain.UNSPECIFIED,
@@ -81,7 +84,7 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
     const cell = cells.get(`${d.x},${d.y}`);
     if (cell) cell.marks.push(names.get(d.card) ?? d.card);
   }
-  const own = garden.seat === input.viewerSeat;
+  const own = garden.seat !== undefined && garden.seat === input.viewerSeat;
   const spots = own
     ? [...(input.targets ?? [])].filter((t) => t.startsWith("spot:")).map((t) => t.slice(5).split(",").map(Number) as [number, number])
     : [];
@@ -125,7 +128,7 @@ function gardenPanel(input: Input, garden: Garden): HTMLElement {
   const p = garden.pieces;
   return h(
     "section",
-    { class: `garden${garden.seat === input.viewerSeat ? " own" : ""}`, "aria-label": `${seatName(input.seats, garden.seat)}'s garden` },
+    { class: `garden${garden.seat !== undefined && garden.seat === input.viewerSeat ? " own" : ""}`, "aria-label": `${seatName(input.seats, garden.seat)}'s garden` },
     seatHeading(input, garden.seat),
     h(
       "p",
@@ -140,9 +143,7 @@ function gardenPanel(input: Input, garden: Garden): HTMLElement {
 /** Draw the Under the Leaves board. */
 export function renderUnderTheLeaves(input: Input): HTMLElement {
   const v = input.view;
-  const gardens = [...v.gardens].sort(
-    (a, b) => Number(b.seat === input.viewerSeat) - Number(a.seat === input.viewerSeat) || a.seat - b.seat,
-  );
+  const gardens = [...v.gardens].sort(viewerFirst(input.viewerSeat));
   return h(
     "div",
     { class: "board board-undertheleaves" },
@@ -152,7 +153,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
       stat("Turn", `${Math.min(v.turnsPlayed + 1, v.turnsTotal)} of ${v.turnsTotal}`),
       " ",
       stat("Phase", (Phase[v.phase] ?? "").toLowerCase().replace(/_/g, " ")),
-      v.currentSeat >= 0 && v.phase !== Phase.OVER && [" ", stat("Current player", seatName(input.seats, v.currentSeat))],
+      seatOf(v.currentSeat) !== undefined && v.phase !== Phase.OVER && [" ", stat("Current player", seatName(input.seats, v.currentSeat))],
     ),
     region(
       "Market",
@@ -161,7 +162,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
         "div",
         { class: "market-tiles", role: "list" },
         v.market.map((m) =>
-          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market slot ${m.slot + 1}, tile ${m.tile}: ${spaceWords(m.spaces)}`, `market:${m.slot}`), h("small", {}, m.tile)),
+          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market ${m.slot !== undefined ? `slot ${m.slot + 1}` : "tile"}, tile ${m.tile}: ${spaceWords(m.spaces)}`, keyOf("market", m.slot)), h("small", {}, m.tile)),
         ),
       ),
       h("p", {}, stat("Tiles in the bag", v.bagCount)),

@@ -27,6 +27,7 @@ import {
   PowerColor,
   type View,
 } from "../gen/roost/wingspan/v1/types_pb.js";
+import { keyOf, seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
 
 type Input = BoardInput<View, Catalogue>;
@@ -58,7 +59,12 @@ export function costText(bird: CatalogueBird): string {
 }
 
 function birdIndex(catalogue: Catalogue): Map<number, CatalogueBird> {
-  return new Map(catalogue.birds.map((b) => [b.bird, b]));
+  return new Map(catalogue.birds.flatMap((b) => (b.bird === undefined ? [] : [[b.bird, b]])));
+}
+
+/** A bird's catalogue entry; none for a card without its index. */
+function info(birds: Map<number, CatalogueBird>, bird: number | undefined): CatalogueBird | undefined {
+  return bird === undefined ? undefined : birds.get(bird);
 }
 
 function powerClass(color: PowerColor): string {
@@ -66,8 +72,8 @@ function powerClass(color: PowerColor): string {
 }
 
 /** A card in hand, in the tray or offered: everything printed on it. */
-function birdCard(card: Card, info: CatalogueBird | undefined, target: string): HTMLElement {
-  const name = card.name || info?.name || `bird ${card.bird}`;
+function birdCard(card: Card, info: CatalogueBird | undefined, target: string | undefined): HTMLElement {
+  const name = card.name || info?.name || (card.bird !== undefined ? `bird ${card.bird}` : "a bird");
   return h(
     "article",
     { class: "card bird-card", "data-target": target, "aria-label": name },
@@ -90,7 +96,7 @@ function birdCard(card: Card, info: CatalogueBird | undefined, target: string): 
 function slotCard(slot: BirdSlot, own: boolean): HTMLElement {
   return h(
     "article",
-    { class: "card slot-card", "data-target": own ? `slot:${slot.bird}` : undefined, "aria-label": slot.name },
+    { class: "card slot-card", "data-target": own ? keyOf("slot", slot.bird) : undefined, "aria-label": slot.name },
     h("h4", {}, slot.name),
     h(
       "p",
@@ -130,7 +136,7 @@ function bonusCard(card: BonusCard, target?: string): HTMLElement {
 }
 
 function playerMat(input: Input, player: PlayerView, birds: Map<number, CatalogueBird>): HTMLElement {
-  const own = player.seat === input.viewerSeat;
+  const own = player.seat !== undefined && player.seat === input.viewerSeat;
   return h(
     "section",
     { class: `player-mat${own ? " own" : ""}`, "aria-label": `${seatName(input.seats, player.seat)}'s mat` },
@@ -146,12 +152,12 @@ function playerMat(input: Input, player: PlayerView, birds: Map<number, Catalogu
     ),
     h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x, own))),
     player.hand.length > 0 &&
-      region("Hand", "hand", h("div", { class: "cards" }, player.hand.map((c) => birdCard(c, birds.get(c.bird), `hand:${c.bird}`)))),
+      region("Hand", "hand", h("div", { class: "cards" }, player.hand.map((c) => birdCard(c, info(birds, c.bird), keyOf("hand", c.bird))))),
     player.setupBirds.length > 0 &&
-      region("Starting birds to keep", "setup", h("div", { class: "cards" }, player.setupBirds.map((c) => birdCard(c, birds.get(c.bird), `setup:${c.bird}`)))),
+      region("Starting birds to keep", "setup", h("div", { class: "cards" }, player.setupBirds.map((c) => birdCard(c, info(birds, c.bird), keyOf("setup", c.bird))))),
     player.bonusCards.length > 0 && region("Bonus cards", "bonus", h("div", { class: "cards" }, player.bonusCards.map((b) => bonusCard(b)))),
     [...player.bonusOffer, ...player.setupBonusCards].length > 0 &&
-      region("Bonus cards offered", "bonus-offer", h("div", { class: "cards" }, [...player.bonusOffer, ...player.setupBonusCards].map((b) => bonusCard(b, `bonus:${b.bonus}`)))),
+      region("Bonus cards offered", "bonus-offer", h("div", { class: "cards" }, [...player.bonusOffer, ...player.setupBonusCards].map((b) => bonusCard(b, keyOf("bonus", b.bonus))))),
   );
 }
 
@@ -203,10 +209,10 @@ function table(input: Input, birds: Map<number, CatalogueBird>): HTMLElement {
     region(
       "Bird tray",
       "tray",
-      h("div", { class: "cards" }, v.tray.map((c) => birdCard(c, birds.get(c.bird), `tray:${c.bird}`))),
+      h("div", { class: "cards" }, v.tray.map((c) => birdCard(c, info(birds, c.bird), keyOf("tray", c.bird)))),
       h("p", {}, h("span", { class: "deck", "data-target": "deck" }, `Deck: ${v.deckCount} cards`), " ", stat("Discards", v.discardCount), " ", stat("Bonus deck", v.bonusDeckCount)),
     ),
-    v.draft.length > 0 && region("Draft", "draft", h("div", { class: "cards" }, v.draft.map((c) => birdCard(c, birds.get(c.bird), `draft:${c.bird}`)))),
+    v.draft.length > 0 && region("Draft", "draft", h("div", { class: "cards" }, v.draft.map((c) => birdCard(c, info(birds, c.bird), keyOf("draft", c.bird))))),
     goals(input),
   );
 }
@@ -223,17 +229,14 @@ function status(input: Input): HTMLElement {
     " ",
     stat("Phase", word(Phase[v.phase])),
     deciding && [" ", stat("Deciding", deciding)],
-    " ",
-    stat("First player", seatName(input.seats, v.firstPlayer)),
+    seatOf(v.firstPlayer) !== undefined && [" ", stat("First player", seatName(input.seats, v.firstPlayer))],
   );
 }
 
 /** Draw the Wingspan board. */
 export function renderWingspan(input: Input): HTMLElement {
   const birds = birdIndex(input.catalogue);
-  const players = [...input.view.players].sort(
-    (a, b) => Number(b.seat === input.viewerSeat) - Number(a.seat === input.viewerSeat) || a.seat - b.seat,
-  );
+  const players = [...input.view.players].sort(viewerFirst(input.viewerSeat));
   return h(
     "div",
     { class: "board board-wingspan" },

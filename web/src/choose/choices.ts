@@ -29,12 +29,15 @@ export interface Choice {
 
 /** Turn a Legal response's actions into choices. */
 export function choicesOf(actions: AnyLegalAction[], naming: ActionNaming): Choice[] {
-  return actions.map((a) => {
+  return actions.flatMap((a) => {
+    // The id is what Apply is sent; an action without one cannot be chosen.
+    const id = a.ref?.id;
+    if (id === undefined) return [];
     const label = a.ref?.label ?? "";
     const kind = a.ref?.kind ?? a.action?.kind.case ?? "";
     const steps = (a.action && naming.steps?.(a.action, label)) || [capital(words(kind)), label];
     return {
-      id: a.ref?.id ?? 0,
+      id,
       label,
       kind,
       target: a.action ? naming.target(a.action) : undefined,

@@ -11,6 +11,7 @@ import type { Action as UtlAction } from "../gen/roost/undertheleaves/v1/types_p
 import type { Action as WsAction } from "../gen/roost/wingspan/v1/types_pb.js";
 import { DieFace, Habitat } from "../gen/roost/wingspan/v1/types_pb.js";
 import type { GameName } from "../registry.js";
+import { keyOf } from "../presence.js";
 import type { ActionNaming } from "./choices.js";
 
 const wingspan: ActionNaming = {
@@ -18,12 +19,12 @@ const wingspan: ActionNaming = {
     const k = (any as WsAction).kind;
     switch (k.case) {
       case "playBird":
-        return `hand:${k.value.bird}`;
+        return keyOf("hand", k.value.bird);
       case "discardCard":
       case "tuckCard":
-        return `hand:${k.value.bird}`;
+        return keyOf("hand", k.value.bird);
       case "drawFromTray":
-        return `tray:${k.value.bird}`;
+        return keyOf("tray", k.value.bird);
       case "drawFromDeck":
         return "deck";
       case "takeDie":
@@ -32,13 +33,13 @@ const wingspan: ActionNaming = {
       case "payEgg":
       case "usePower":
       case "repeatPower":
-        return `slot:${k.value.bird}`;
+        return keyOf("slot", k.value.bird);
       case "takeAction":
         return `habitat:${Habitat[k.value.habitat]}`;
       case "draftCard":
-        return `draft:${k.value.bird}`;
+        return keyOf("draft", k.value.bird);
       case "keepBonus":
-        return `bonus:${k.value.bonus}`;
+        return keyOf("bonus", k.value.bonus);
       default:
         return undefined;
     }
@@ -62,11 +63,11 @@ const undertheleaves: ActionNaming = {
     const k = (any as UtlAction).kind;
     switch (k.case) {
       case "takeTile":
-        return `market:${k.value.slot}`;
+        return keyOf("market", k.value.slot);
       case "placeTile":
-        return `spot:${k.value.x},${k.value.y}`;
+        return keyOf("spot", k.value.x, k.value.y);
       case "placeDweller":
-        return `cell:${k.value.x},${k.value.y}`;
+        return keyOf("cell", k.value.x, k.value.y);
       default:
         return undefined;
     }
@@ -75,6 +76,8 @@ const undertheleaves: ActionNaming = {
     const k = (any as UtlAction).kind;
     if (k.case === "placeTile") {
       const v = k.value;
+      // Without its spot and rotation the action is only its label.
+      if (v.x === undefined || v.y === undefined || v.rotation === undefined) return undefined;
       return ["Place the tile", `at ${v.x}, ${v.y}`, `rotated ${v.rotation}°`, v.flipped ? "flipped" : "not flipped"];
     }
     if (k.case === "placeDweller") return ["Place a dweller", label];
@@ -87,13 +90,13 @@ const skygarden: ActionNaming = {
     const k = (any as SgAction).kind;
     switch (k.case) {
       case "moveOwner":
-        return `track:${k.value.space}`;
+        return keyOf("track", k.value.space);
       case "enterStandby":
         return "standby";
       case "keepEvent":
         return `event:${k.value.card}`;
       case "claimMilestone":
-        return `milestone:${k.value.slot}`;
+        return keyOf("milestone", k.value.slot);
       case "placeBird":
       case "buyNest":
       case "buyTree":
@@ -107,7 +110,7 @@ const skygarden: ActionNaming = {
       case "nestRemove":
       case "bonusBird":
       case "bonusElement":
-        return `area:${k.value.area}`;
+        return keyOf("area", k.value.area);
       default:
         return undefined;
     }
@@ -126,7 +129,7 @@ const birdscaping: ActionNaming = {
       case "draftSpend":
       case "soloGive":
       case "handLimitDiscard":
-        return `hand:${k.value.card}`;
+        return keyOf("hand", k.value.card);
       case "draftKeep":
         return `packet:${k.value.card}`;
       case "draftFromOffer":

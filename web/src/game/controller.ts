@@ -1,29 +1,38 @@
 /**
- * The live game page: loads the state, catalogue, legal actions, score and
- * recent log of a game, follows it through Watch (resuming by itself), runs
- * the bots this page plays, and sends the person's choices. Every change goes
- * through `update`, which re-renders the page from the model.
+ * The live game page. It reads the game once (GetState for the seats and the
+ * first view, the catalogue, the recent log), then follows one Watch stream
+ * that brings, with each event, the seat's view and, when the seat is asked
+ * to decide, its legal actions: no GetState, Legal or Score call per event.
+ * The stream resumes by itself from the last version seen. Score is read only
+ * when the game has ended (every view carries the running scores). Every
+ * change goes through `update`, which re-renders the page from the model.
  *
- * A choice is sent with the version it was decided on; a stale or no longer
- * legal choice is explained in words and the state is read again.
+ * A choice is sent with the version its legal list belongs to; a stale or no
+ * longer legal choice is explained in words and the legal actions are read
+ * again (the one Legal call, a recovery). Bot seats are played by the
+ * matchmaker's house bots on the server, never by this page.
  */
-import { asSeat, type GameClient, gameClient, requestId } from "../api/clients.js";
+import type { AnyLegalAction, GameClient } from "../api/clients.js";
+import { asSeat, gameClient, requestId } from "../api/clients.js";
 import { catalogue } from "../api/catalogue.js";
 import { decodeError, explain, retryable } from "../api/errors.js";
 import { heldGame, touch } from "../api/seats.js";
-import { watchGame } from "../api/watch.js";
+import { watchGame, type WatchHooks } from "../api/watch.js";
 import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
-import { decided, pickStep, pickTarget } from "../choose/panel.js";
+import { type ChooserState, decided, pickStep, pickTarget } from "../choose/panel.js";
 import { replace } from "../dom.js";
 import { kitOf } from "../games/index.js";
+import { seatOf } from "../presence.js";
 import type { GameName } from "../registry.js";
-import { playBots } from "./bots.js";
 import { appendLog, type GameModel } from "./model.js";
 import { announce, focusKey, restoreFocus } from "./focus.js";
 import { renderGame } from "./render.js";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
+
+/** Reasons after which the page reads its legal actions again. */
+const REREAD = new Set(["ERROR_REASON_STALE_VERSION", "ERROR_REASON_UNKNOWN_ACTION", "ERROR_REASON_ILLEGAL_ACTION", "ERROR_REASON_NOT_YOUR_TURN"]);
 
 export class GameController {
   private model: GameModel;
@@ -31,16 +40,15 @@ export class GameController {
   private readonly abort = new AbortController();
   private readonly token: string | undefined;
   private sending = false;
-  private botsRunning = false;
-  private botsAgain = false;
 
-  /** `client` defaults to the game's Connect client (tests pass their own). */
+  /** `client` defaults to the game's Connect client; `watchHooks` (tests) set Watch's sleep. */
   constructor(
     private readonly root: HTMLElement,
     game: GameName,
     gameId: string,
     spectate: boolean,
     client?: GameClient,
+    private readonly watchHooks: Pick<WatchHooks, "sleep"> = {},
   ) {
     this.client = client ?? gameClient(game);
     const held = heldGame(gameId);
@@ -56,7 +64,6 @@ export class GameController {
       toAct: [],
       log: [],
       connection: "offline",
-      botSeats: spectate ? [] : (held?.seats.filter((s) => s.player !== "you").map((s) => s.seat) ?? []),
     };
     touch(gameId);
   }
@@ -65,15 +72,15 @@ export class GameController {
   async start(): Promise<void> {
     this.update({});
     try {
-      await this.retrying(() => this.refresh());
+      await this.retrying(() => this.load());
       if (this.model.connection === "reconnecting") this.update({ notice: undefined });
       const kit = kitOf(this.model.game);
       const cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
       const since = this.model.version > 30n ? this.model.version - 30n : 0n;
       const log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: since, limit: 30 }, asSeat(this.token));
       this.update({ catalogue: cat, log: log.entries.flatMap((e) => (e.event ? [e.event] : [])).slice(-30) });
-      void this.runBots();
-      await this.follow();
+      if (this.model.finished) await this.finish();
+      else await this.follow();
     } catch (err) {
       if (!this.abort.signal.aborted) this.update({ notice: explain(err), connection: "offline" });
     }
@@ -116,71 +123,86 @@ export class GameController {
     if (change.notice) announce(change.notice);
   }
 
-  /** Read state, legal actions (when this seat is to act) and score. */
-  private async refresh(): Promise<void> {
-    const opts = asSeat(this.token, this.abort.signal);
-    const state = await this.client.getState({ gameId: this.model.gameId }, opts);
-    const finished = state.status === GameStatus.FINISHED;
-    const mine = !finished && this.token !== undefined && state.toAct.includes(state.viewerSeat);
-    const legal = mine ? await this.client.legal({ gameId: this.model.gameId }, opts) : undefined;
-    const score = await this.client.score({ gameId: this.model.gameId }, opts);
-    if (finished) touch(this.model.gameId, true);
+  /** The first read: seats, this page's seat, the view and where the game stands. */
+  private async load(): Promise<void> {
+    const state = await this.client.getState({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
     this.update({
       seats: state.seats,
-      viewerSeat: this.token ? state.viewerSeat : -1,
+      // A page without a token is a spectator whatever the server says; -1 or absent means no seat.
+      viewerSeat: this.token ? (seatOf(state.viewerSeat) ?? -1) : -1,
       version: state.version,
-      finished,
+      finished: state.status === GameStatus.FINISHED,
       toAct: state.toAct,
       view: state.view,
-      // Keep the steps already taken while the game has not moved on.
-      chooser:
-        legal && legal.version === state.version
-          ? state.version === this.model.version && this.model.chooser
-            ? this.model.chooser
-            : { choices: choicesOf(legal.actions, kitOf(this.model.game).naming), path: [] }
-          : undefined,
-      score: score.scoreboard,
     });
   }
 
-  /** Follow Watch; refresh after each batch of events. */
+  /** The game has ended: the final score board, read once. */
+  private async finish(): Promise<void> {
+    touch(this.model.gameId, true);
+    const score = await this.client.score({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
+    this.update({ finished: true, chooser: undefined, choiceVersion: undefined, score: score.scoreboard });
+  }
+
+  /** Choices from a legal list, keeping the steps already taken when the list offers the same choices. */
+  private chooserFor(legal: AnyLegalAction[]): ChooserState {
+    const choices = choicesOf(legal, kitOf(this.model.game).naming);
+    const old = this.model.chooser;
+    const same =
+      old !== undefined &&
+      old.choices.length === choices.length &&
+      old.choices.every((c, i) => c.label === choices[i]!.label && c.id === choices[i]!.id);
+    return same ? { ...old, choices } : { choices, path: [] };
+  }
+
+  /**
+   * Follow Watch. The stream starts one version back so its first event is
+   * the current one again, with this seat's legal actions when it is asked to
+   * decide. Each event sets the choices: its legal list, or none (the seat is
+   * not asked, or its decision changed and a later event brings the new one).
+   * The page is drawn when an event brings the view (the latest of a batch).
+   */
   private async follow(): Promise<void> {
-    const stream = watchGame(this.client, this.model.gameId, this.token, this.model.version, this.abort.signal, {
+    const from = this.model.version > 0n ? this.model.version - 1n : 0n;
+    const stream = watchGame(this.client, this.model.gameId, this.token, from, this.abort.signal, {
+      ...this.watchHooks,
       onStatus: (connection) => connection !== this.model.connection && this.update({ connection }),
     });
-    for await (const item of stream) {
-      this.model.log = appendLog(this.model.log, item.event);
-      if (item.event.seat !== this.model.viewerSeat && item.event.seat >= 0) {
-        const who = this.model.seats.find((s) => s.seat === item.event.seat)?.name || `Seat ${item.event.seat + 1}`;
-        announce(`${who}: ${item.event.redacted ? "a secret decision" : item.event.label}`);
+    const me = this.model.viewerSeat;
+    for await (const { event, view, legal } of stream) {
+      const fresh = event.version > this.model.version;
+      this.model.log = appendLog(this.model.log, event);
+      const seat = seatOf(event.seat);
+      if (fresh && seat !== undefined && seat !== me) {
+        const who = this.model.seats.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
+        announce(`${who}: ${event.redacted ? "a secret decision" : event.label}`);
       }
-      if (item.view) {
-        await this.refresh();
-        void this.runBots();
+      const asked = me >= 0 && event.toAct.includes(me) && legal.length > 0;
+      const change: Partial<GameModel> = {
+        chooser: asked ? this.chooserFor(legal) : undefined,
+        choiceVersion: asked ? event.version : undefined,
+      };
+      // Events come in order; a view sent with Apply's reply may be newer than a lagging stream's.
+      if (event.version >= this.model.version) {
+        Object.assign(change, { version: event.version, toAct: event.toAct, finished: event.status === GameStatus.FINISHED });
+        if (view) change.view = view;
       }
+      if (view || change.finished) this.update(change);
+      else this.model = { ...this.model, ...change };
+      if (change.finished) return this.finish();
+      if (view && me >= 0 && this.model.toAct.includes(me) && !this.model.chooser) await this.reread();
     }
-    if (!this.abort.signal.aborted) await this.refresh();
   }
 
-  private async runBots(): Promise<void> {
-    const held = heldGame(this.model.gameId);
-    const bots = held?.seats.filter((s) => s.player !== "you" && this.model.botSeats.includes(s.seat)) ?? [];
-    if (!bots.length || this.model.finished) return;
-    if (this.botsRunning) {
-      // A bot's own move can bring its next turn before this run returns: go again after.
-      this.botsAgain = true;
-      return;
-    }
-    this.botsRunning = true;
+  /** Read the seat's legal actions once (recovery after a refused choice, or a stream that did not bring them). */
+  private async reread(): Promise<void> {
+    if (this.token === undefined || this.model.finished) return;
     try {
-      do {
-        this.botsAgain = false;
-        await playBots(this.client, this.model.gameId, bots, this.model.toAct, this.abort.signal);
-      } while (this.botsAgain && !this.model.finished && !this.abort.signal.aborted);
+      const legal = await this.client.legal({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
+      const asked = legal.actions.length > 0;
+      this.update({ chooser: asked ? this.chooserFor(legal.actions) : undefined, choiceVersion: asked ? legal.version : undefined });
     } catch (err) {
-      if (!this.abort.signal.aborted) this.update({ notice: `A bot could not move: ${explain(err)}` });
-    } finally {
-      this.botsRunning = false;
+      if (!this.abort.signal.aborted) this.update({ notice: explain(err) });
     }
   }
 
@@ -196,20 +218,24 @@ export class GameController {
   }
 
   private async send(actionId: number): Promise<void> {
-    if (this.sending) return;
+    if (this.sending || this.model.choiceVersion === undefined) return;
     this.sending = true;
     const id = requestId();
+    const expectedVersion = this.model.choiceVersion;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.client.apply(
-            { gameId: this.model.gameId, expectedVersion: this.model.version, requestId: id, choice: { case: "actionId", value: actionId } },
+          const reply = await this.client.apply(
+            { gameId: this.model.gameId, expectedVersion, requestId: id, choice: { case: "actionId", value: actionId } },
             asSeat(this.token, this.abort.signal),
           );
-          this.update({ chooser: undefined, notice: undefined });
-          // Do not wait for Watch (it may be reconnecting): read the new state now.
-          await this.refresh();
-          void this.runBots();
+          // The stream brings the next choices with the event of this move.
+          const change: Partial<GameModel> = { chooser: undefined, choiceVersion: undefined, notice: undefined };
+          if (reply.version > this.model.version) {
+            Object.assign(change, { version: reply.version, toAct: reply.toAct });
+            if (reply.view) change.view = reply.view;
+          }
+          this.update(change);
           break;
         } catch (err) {
           // The same request id makes a retry safe: the server applies it once.
@@ -218,12 +244,7 @@ export class GameController {
             continue;
           }
           this.update({ notice: explain(err) });
-          const reason = decodeError(err).reason;
-          if (reason === "ERROR_REASON_STALE_VERSION" || reason === "ERROR_REASON_UNKNOWN_ACTION" || reason === "ERROR_REASON_ILLEGAL_ACTION") {
-            const notice = this.model.notice;
-            await this.refresh();
-            this.update({ notice });
-          }
+          if (REREAD.has(decodeError(err).reason)) await this.reread();
           break;
         }
       }

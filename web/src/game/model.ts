@@ -23,13 +23,13 @@ export interface GameModel {
   catalogue?: Message;
   /** Present when this seat has a decision to make. */
   chooser?: ChooserState;
+  /** The version the chooser's action ids belong to: Apply's expected_version. */
+  choiceVersion?: bigint;
   score?: ScoreBoard;
   log: Event[];
   /** A sentence about the last failed call (illegal or stale choice, lost connection). */
   notice?: string;
   connection: "live" | "reconnecting" | "offline" | "fixture";
-  /** Seats a bot in this page plays. */
-  botSeats: number[];
 }
 
 /** Keep the last `keep` events of a log, without duplicates by version. */

@@ -10,6 +10,7 @@ import type { ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
 import { EventSchema, GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
 import { kitOf } from "../games/index.js";
+import { seatOf } from "../presence.js";
 import type { GameName } from "../registry.js";
 import type { GameModel } from "./model.js";
 
@@ -32,7 +33,9 @@ export function modelFromRecording(game: GameName, position: RecordedPosition, c
   const score = fromJson(kit.schemas.scoreResponse, position.score, options) as any;
   const catalogue = fromJson(kit.schemas.catalogueResponse, catalogueResponse, options) as any;
   const actions = legal.actions as AnyLegalAction[];
-  const viewerSeat: number = state.viewerSeat;
+  // -1 or absent: a spectator.
+  const viewerSeat: number = seatOf(state.viewerSeat) ?? -1;
+  const asked = actions.length > 0 && viewerSeat >= 0;
   return {
     game,
     gameId: state.gameId,
@@ -43,10 +46,10 @@ export function modelFromRecording(game: GameName, position: RecordedPosition, c
     toAct: state.toAct,
     view: state.view as AnyView,
     catalogue: catalogue.catalogue,
-    chooser: actions.length && viewerSeat >= 0 ? { choices: choicesOf(actions, kit.naming), path: [] } : undefined,
+    chooser: asked ? { choices: choicesOf(actions, kit.naming), path: [] } : undefined,
+    choiceVersion: asked ? (legal.version as bigint) : undefined,
     score: score.scoreboard as ScoreBoard,
     log: (position.log ?? []).map((e) => fromJson(EventSchema, e, options)),
     connection: "fixture",
-    botSeats: [],
   };
 }

@@ -6,6 +6,7 @@
  */
 import { h } from "../dom.js";
 import { seatName } from "../boards/kit.js";
+import { seatOf } from "../presence.js";
 import { renderScoreBoard } from "../boards/scoreboard.js";
 import { activateTargets, renderChooser } from "../choose/panel.js";
 import { kitOf } from "../games/index.js";
@@ -19,7 +20,8 @@ export interface GameActions {
 }
 
 function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
-  const who = e.seat < 0 ? "" : `${seatName(model.seats, e.seat)}: `;
+  // Seat -1 (or none): the game itself, e.g. its creation.
+  const who = seatOf(e.seat) === undefined ? "" : `${seatName(model.seats, e.seat)}: `;
   return h("li", {}, who, e.redacted ? "(a secret decision)" : e.label || e.kind);
 }
 

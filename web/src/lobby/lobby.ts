@@ -1,19 +1,28 @@
 /**
  * The lobby: start a game (game, player count, options, who sits where: you,
- * a bot this page plays, or an open seat to share), queue through the
+ * a bot, or another person who joins by a shared link), queue through the
  * matchmaker (alone or with a party, with bots filling empty seats), list the
  * games this browser takes part in to resume them, and open any game as a
  * spectator.
+ *
+ * A table with a bot is set up by the matchmaker: the people of the table
+ * queue as one party with bots filling the rest at once, and its house bots
+ * play on the server (the page can be closed). The matchmaker draws the seat
+ * order and seats one kind of bot per game (the first bot seat's kind). A
+ * table of people only is created directly with NewGame, in the seat order
+ * chosen.
  */
-import { fromJson } from "@bufbuild/protobuf";
-import { gameClient, matchmakerClient } from "../api/clients.js";
+import { fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { gameClient } from "../api/clients.js";
 import { explain } from "../api/errors.js";
 import { forget, heldGames, type HeldSeat, remember } from "../api/seats.js";
 import { h, replace } from "../dom.js";
-import { BotKind, TicketStatus, type Ticket } from "../gen/roost/matchmaking/v1/matchmaking_pb.js";
+import { type Assignment, BotKind, TicketStatus } from "../gen/roost/matchmaking/v1/matchmaking_pb.js";
 import { kitOf } from "../games/index.js";
+import { seatOf } from "../presence.js";
 import { GAMES, game as entry, type GameName } from "../registry.js";
 import { optionsFields, readOptions } from "./options.js";
+import { BOTS_AT_ONCE_MS, browserPlayerId, queueForSeats, ticketText } from "./queue.js";
 
 type SeatPlan = "you" | "random" | "greedy" | "open";
 
@@ -28,6 +37,80 @@ function gameSelect(id: string, onChange: () => void): HTMLSelectElement {
     { id, onchange: onChange },
     GAMES.map((g) => h("option", { value: g.name }, `${g.title} (${g.minPlayers}–${g.maxPlayers} players)`)),
   ) as HTMLSelectElement;
+}
+
+function isBot(plan: SeatPlan | undefined): boolean {
+  return plan === "greedy" || plan === "random";
+}
+
+/** What the new-game form asks for. */
+interface Table {
+  game: GameName;
+  players: number;
+  plans: SeatPlan[];
+  names: string[];
+  options: JsonObject;
+}
+
+/** A table once seated: the game, the seats this browser plays, and the links for the other people. */
+interface Seated {
+  gameId: string;
+  held: HeldSeat[];
+  links: { who: string; seat: number; token: string }[];
+}
+
+/** People only: NewGame, each person in the seat chosen. */
+async function createTable(t: Table): Promise<Seated> {
+  const options = fromJson(kitOf(t.game).schemas.options, t.options);
+  const reply = await gameClient(t.game).newGame({ common: { players: t.players, seatNames: t.names }, options });
+  const held: HeldSeat[] = [];
+  const links: Seated["links"] = [];
+  for (const c of reply.credentials) {
+    const seat = seatOf(c.seat);
+    if (seat === undefined) continue; // a credential without its seat cannot be used
+    if (t.plans[seat] === "open") links.push({ who: `Seat ${seat + 1}`, seat, token: c.token });
+    else held.push({ seat, token: c.token, player: "you" });
+  }
+  return { gameId: reply.gameId, held, links };
+}
+
+/**
+ * With bots: the table's people queue through the matchmaker as one party
+ * (this browser's people and the ones who join by link), bots fill the other
+ * seats at once and play on the server.
+ */
+async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
+  const me = browserPlayerId();
+  const people = t.plans.flatMap((plan, seat) => (plan === "you" || plan === "open" ? [{ plan, seat }] : []));
+  const party = people.map(({ plan, seat }, i) => ({
+    playerId: plan === "you" ? (i === 0 ? me : `${me}.${seat + 1}`) : `guest-${crypto.randomUUID().slice(0, 8)}`,
+    name: t.names[seat] ?? "",
+    plan,
+  }));
+  const kind = t.plans.find(isBot) === "random" ? BotKind.RANDOM : BotKind.GREEDY;
+  replace(status, "Asking the matchmaker for a table with bots…");
+  const assignment: Assignment = await queueForSeats(
+    {
+      game: t.game,
+      playerCounts: [t.players],
+      optionsJson: Object.keys(t.options).length ? JSON.stringify(t.options) : "",
+      party: party.map(({ playerId, name }) => ({ playerId, name })),
+      botFill: { enabled: true, afterMs: BOTS_AT_ONCE_MS, kind },
+    },
+    new AbortController().signal,
+    (ticket) => replace(status, `Seating the table: ${ticketText(ticket)}`),
+  );
+  const held: HeldSeat[] = [];
+  const links: Seated["links"] = [];
+  // In party order, so this browser's first person stays the one the page plays.
+  for (const person of party) {
+    const given = assignment.seats.find((s) => s.playerId === person.playerId);
+    const seat = seatOf(given?.seat);
+    if (!given || seat === undefined) continue;
+    if (person.plan === "open") links.push({ who: person.name || "Another person", seat, token: given.token });
+    else held.push({ seat, token: given.token, player: "you" });
+  }
+  return { gameId: assignment.gameId, held, links };
 }
 
 function newGameForm(navigate: (hash: string) => void): HTMLElement {
@@ -73,18 +156,18 @@ function newGameForm(navigate: (hash: string) => void): HTMLElement {
         const n = Number(players.value);
         const plans = [...seatsBox.querySelectorAll<HTMLSelectElement>("select[data-seat]")].map((s) => s.value as SeatPlan);
         const names = [...seatsBox.querySelectorAll<HTMLInputElement>("input[data-name]")].map((i, seat) => i.value.trim() || (plans[seat] === "you" || plans[seat] === "open" ? `Player ${seat + 1}` : `Bot ${seat + 1}`));
+        if (!plans.some((p) => p === "you" || p === "open")) {
+          replace(status, "Seat at least one person (you or another person): bots join a table, they do not make one.");
+          return;
+        }
+        const table = { game: name, players: n, plans, names, options: readOptions(optionsBox) };
         try {
-          const options = fromJson(kitOf(name).schemas.options, readOptions(optionsBox));
-          const reply = await gameClient(name).newGame({ common: { players: n, seatNames: names }, options });
-          const seats: HeldSeat[] = reply.credentials
-            .filter((c) => plans[c.seat] !== "open")
-            .map((c) => ({ seat: c.seat, token: c.token, player: plans[c.seat] as HeldSeat["player"] }));
-          remember({ game: name, gameId: reply.gameId, seats, players: n, createdMs: Date.now(), openedMs: Date.now() });
-          const open = reply.credentials.filter((c) => plans[c.seat] === "open");
-          if (open.length) {
-            replace(status, "Share these links, one per person: ", h("ul", {}, open.map((c) => h("li", {}, `Seat ${c.seat + 1}: `, h("input", { readonly: true, value: joinLink(name, reply.gameId, c.seat, c.token), "aria-label": `join link for seat ${c.seat + 1}` })))), h("a", { href: `#/play/${name}/${reply.gameId}` }, "Go to the game"));
+          const seated = plans.some(isBot) ? await seatWithBots(table, status) : await createTable(table);
+          remember({ game: name, gameId: seated.gameId, seats: seated.held, players: n, createdMs: Date.now(), openedMs: Date.now() });
+          if (seated.links.length) {
+            replace(status, "Share these links, one per person: ", h("ul", {}, seated.links.map((l) => h("li", {}, `${l.who}: `, h("input", { readonly: true, value: joinLink(name, seated.gameId, l.seat, l.token), "aria-label": `join link for ${l.who.toLowerCase()}` })))), h("a", { href: `#/play/${name}/${seated.gameId}` }, "Go to the game"));
           } else {
-            navigate(`#/play/${name}/${reply.gameId}`);
+            navigate(`#/play/${name}/${seated.gameId}`);
           }
         } catch (err) {
           replace(status, explain(err));
@@ -93,18 +176,19 @@ function newGameForm(navigate: (hash: string) => void): HTMLElement {
     },
     h("div", { class: "field" }, h("label", { for: "ng-game" }, "Game"), select),
     h("div", { class: "field" }, h("label", { for: "ng-players" }, "Players"), players),
-    h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
+    h(
+      "fieldset",
+      { "aria-describedby": "ng-seats-help" },
+      h("legend", {}, "Seats"),
+      seatsBox,
+      h("small", { id: "ng-seats-help" }, "Bots play on the server, also when this page is closed. With a bot at the table the matchmaker seats everyone: it draws the seat order, and all bots play like the first bot seat."),
+    ),
     h("fieldset", {}, h("legend", {}, "Options"), optionsBox),
     h("button", { type: "submit" }, "Start the game"),
     status,
   );
   refresh();
   return h("section", { class: "panel", "aria-labelledby": "h-new" }, h("h2", { id: "h-new" }, "New game"), form);
-}
-
-function ticketText(t: Ticket): string {
-  const status = (TicketStatus[t.status] ?? "").toLowerCase();
-  return t.error ? `${status}: ${t.error}` : status;
 }
 
 function queueForm(navigate: (hash: string) => void): HTMLElement {
@@ -125,38 +209,33 @@ function queueForm(navigate: (hash: string) => void): HTMLElement {
         e.preventDefault();
         stop?.abort();
         stop = new AbortController();
-        const mm = matchmakerClient();
         const players = party.value.split(",").map((p) => p.trim()).filter(Boolean).map((id) => ({ playerId: id, name: id }));
         try {
-          const reply = await mm.enqueue({
-            game: select.value,
-            playerCounts: counts.value.split(",").map((c) => Number(c.trim())).filter((c) => c > 0),
-            party: players,
-            // Empty means the defaults (and matches other default tickets).
-            optionsJson: Object.keys(readOptions(optionsBox)).length ? JSON.stringify(readOptions(optionsBox)) : "",
-            botFill: { enabled: bots.checked, afterMs: 0, kind: kind.value === "random" ? BotKind.RANDOM : BotKind.GREEDY },
+          const a = await queueForSeats(
+            {
+              game: select.value,
+              playerCounts: counts.value.split(",").map((c) => Number(c.trim())).filter((c) => c > 0),
+              party: players,
+              // Empty means the defaults (and matches other default tickets).
+              optionsJson: Object.keys(readOptions(optionsBox)).length ? JSON.stringify(readOptions(optionsBox)) : "",
+              // 0: the matchmaker's default wait, so people queued for the same table can join first.
+              botFill: { enabled: bots.checked, afterMs: 0, kind: kind.value === "random" ? BotKind.RANDOM : BotKind.GREEDY },
+            },
+            stop.signal,
+            (t, leave) =>
+              replace(status, `Ticket ${t.ticketId}: ${ticketText(t)} `, t.status === TicketStatus.QUEUED && h("button", { type: "button", onclick: leave }, "Leave the queue")),
+          );
+          // This browser plays the party's first seat; the others get join links.
+          const seats = a.seats.flatMap((s) => {
+            const seat = seatOf(s.seat);
+            return seat === undefined ? [] : [{ ...s, seat }];
           });
-          const id = reply.ticket!.ticketId;
-          const beat = setInterval(() => void mm.heartbeat({ ticketId: id }).catch(() => {}), reply.ticket!.heartbeatIntervalMs || 5000);
-          const cancel = h("button", { type: "button", onclick: () => void mm.cancel({ ticketId: id }) }, "Leave the queue");
-          try {
-            for await (const update of mm.watchTicket({ ticketId: id }, { signal: stop.signal })) {
-              const t = update.ticket!;
-              replace(status, `Ticket ${id}: ${ticketText(t)} `, t.status === TicketStatus.QUEUED && cancel);
-              if (t.status === TicketStatus.ASSIGNED && t.assignment) {
-                const a = t.assignment;
-                const [first, ...rest] = a.seats;
-                remember({ game: a.game as GameName, gameId: a.gameId, seats: first ? [{ seat: first.seat, token: first.token, player: "you" }] : [], players: a.players, createdMs: Date.now(), openedMs: Date.now() });
-                if (rest.length) {
-                  replace(status, "Matched. Links for the rest of your party: ", h("ul", {}, rest.map((s) => h("li", {}, `${s.playerId}: `, h("input", { readonly: true, value: joinLink(a.game, a.gameId, s.seat, s.token), "aria-label": `join link for ${s.playerId}` })))), h("a", { href: `#/play/${a.game}/${a.gameId}` }, "Go to the game"));
-                } else {
-                  navigate(`#/play/${a.game}/${a.gameId}`);
-                }
-                break;
-              }
-            }
-          } finally {
-            clearInterval(beat);
+          const [first, ...rest] = seats;
+          remember({ game: a.game as GameName, gameId: a.gameId, seats: first ? [{ seat: first.seat, token: first.token, player: "you" }] : [], players: a.players, createdMs: Date.now(), openedMs: Date.now() });
+          if (rest.length) {
+            replace(status, "Matched. Links for the rest of your party: ", h("ul", {}, rest.map((s) => h("li", {}, `${s.playerId}: `, h("input", { readonly: true, value: joinLink(a.game, a.gameId, s.seat, s.token), "aria-label": `join link for ${s.playerId}` })))), h("a", { href: `#/play/${a.game}/${a.gameId}` }, "Go to the game"));
+          } else {
+            navigate(`#/play/${a.game}/${a.gameId}`);
           }
         } catch (err) {
           if (!stop.signal.aborted) replace(status, explain(err));

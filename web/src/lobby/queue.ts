@@ -1,0 +1,69 @@
+/**
+ * A matchmaker ticket from queue to seats: Enqueue, a Heartbeat at the
+ * interval the ticket asks for while it waits, and WatchTicket until it is
+ * assigned. Resolves with the assignment (the game, its id, and a seat and
+ * token for every player of the party); rejects with a sentence when the
+ * ticket fails, expires or is cancelled. Both lobby forms use it: the queue
+ * form, and "Start the game" when the table has bots (the matchmaker's house
+ * bots then play them on the server).
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { matchmakerClient } from "../api/clients.js";
+import {
+  type Assignment,
+  type EnqueueRequestSchema,
+  type Ticket,
+  TicketStatus,
+} from "../gen/roost/matchmaking/v1/matchmaking_pb.js";
+
+export type TicketRequest = MessageInitShape<typeof EnqueueRequestSchema>;
+
+/** A ticket's status in words ("queued", "failed: ..."). */
+export function ticketText(t: Ticket): string {
+  const status = (TicketStatus[t.status] ?? "").toLowerCase();
+  return t.error ? `${status}: ${t.error}` : status;
+}
+
+/** Bots may fill at once: 1 ms (0 would mean the matchmaker's default wait, for humans to join). */
+export const BOTS_AT_ONCE_MS = 1;
+
+/** A player id for this browser, kept in localStorage so ratings follow it. */
+export function browserPlayerId(): string {
+  const key = "roost.player.v1";
+  let id = localStorage.getItem(key);
+  if (!id) {
+    id = `web-${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    localStorage.setItem(key, id);
+  }
+  return id;
+}
+
+/**
+ * Queue a ticket and wait for its assignment. `onTicket` hears every change
+ * (with a way to leave the queue while it waits); `signal` stops waiting.
+ */
+export async function queueForSeats(
+  request: TicketRequest,
+  signal: AbortSignal,
+  onTicket: (ticket: Ticket, leave: () => void) => void = () => {},
+): Promise<Assignment> {
+  const mm = matchmakerClient();
+  const reply = await mm.enqueue(request, { signal });
+  const ticket = reply.ticket!;
+  const id = ticket.ticketId;
+  const beat = setInterval(() => void mm.heartbeat({ ticketId: id }).catch(() => {}), ticket.heartbeatIntervalMs || 5000);
+  const leave = () => void mm.cancel({ ticketId: id }).catch(() => {});
+  try {
+    for await (const update of mm.watchTicket({ ticketId: id }, { signal })) {
+      const t = update.ticket!;
+      onTicket(t, leave);
+      if (t.status === TicketStatus.ASSIGNED && t.assignment) return t.assignment;
+      if (t.status === TicketStatus.FAILED || t.status === TicketStatus.EXPIRED || t.status === TicketStatus.CANCELLED) {
+        throw new Error(`The matchmaker could not seat this table (${ticketText(t)}).`);
+      }
+    }
+    throw new Error("The matchmaker stopped answering before the table was seated.");
+  } finally {
+    clearInterval(beat);
+  }
+}
