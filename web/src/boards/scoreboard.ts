@@ -5,12 +5,34 @@
  * running score and at the end for the final one.
  */
 import { h } from "../dom.js";
-import type { ScoreBoard, Seat, SeatScore } from "../gen/roost/common/v1/common_pb.js";
+import type { ScoreBoard, Seat, SeatScore, SoloResult } from "../gen/roost/common/v1/common_pb.js";
 import { seatName } from "./kit.js";
 
 function words(name: string): string {
   const text = name.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The typed solo result: the AI's score (games with an AI opponent), the
+ * score targets and the highest reached (games with targets), and the
+ * outcome: won or lost at the end, ahead or not yet mid-game.
+ */
+function soloResult(solo: SoloResult, final: boolean): HTMLElement {
+  const outcome = final ? (solo.won ? "won" : "lost") : solo.won ? "winning so far" : "not winning yet";
+  return h(
+    "dl",
+    { class: "solo-result", "aria-label": "Solo result" },
+    solo.opponentScore !== undefined && [h("dt", {}, "The AI's score"), h("dd", { class: "solo-opponent" }, String(solo.opponentScore))],
+    solo.targets.length > 0 && [
+      h("dt", {}, "Score targets"),
+      h("dd", { class: "solo-targets" }, solo.targets.join(" / ")),
+      h("dt", {}, "Highest target reached"),
+      h("dd", { class: "solo-reached" }, solo.targetReached ? String(solo.targetReached) : "none"),
+    ],
+    h("dt", {}, "Solo game"),
+    h("dd", { class: "solo-outcome" }, outcome),
+  );
 }
 
 /** Draw a score board as a table. */
@@ -36,14 +58,7 @@ export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement 
         h("tr", { class: "rank" }, h("th", { scope: "row" }, "Rank"), board.seats.map((s) => h("td", {}, String(s.rank)))),
       ),
     ),
-    solo &&
-      h(
-        "p",
-        { class: "solo-result" },
-        solo.opponentScore !== undefined ? `The AI scored ${solo.opponentScore}. ` : "",
-        solo.targets.length ? `Targets ${solo.targets.join(" / ")}: ${solo.targetReached ? `reached ${solo.targetReached}` : "none reached"}. ` : "",
-        solo.won ? "You win." : board.final ? "You lose." : "",
-      ),
+    solo && soloResult(solo, board.final),
     board.final && winners.length > 0 && h("p", { class: "winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}`),
     Object.keys(board.extras).length > 0 &&
       h("p", { class: "extras" }, Object.entries(board.extras).map(([k, v]) => `${words(k)}: ${v}`).join(" · ")),
