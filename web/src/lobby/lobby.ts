@@ -89,6 +89,9 @@ async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
   }));
   const kind = t.plans.find(isBot) === "random" ? BotKind.RANDOM : BotKind.GREEDY;
   replace(status, "Asking the matchmaker for a table with bots…");
+  // Leaving the lobby before the table is seated withdraws the ticket.
+  const leaving = new AbortController();
+  window.addEventListener("hashchange", () => leaving.abort(), { once: true });
   const assignment: Assignment = await queueForSeats(
     {
       game: t.game,
@@ -97,7 +100,7 @@ async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
       party: party.map(({ playerId, name }) => ({ playerId, name })),
       botFill: { enabled: true, afterMs: BOTS_AT_ONCE_MS, kind },
     },
-    new AbortController().signal,
+    leaving.signal,
     (ticket) => replace(status, `Seating the table: ${ticketText(ticket)}`),
   );
   const held: HeldSeat[] = [];

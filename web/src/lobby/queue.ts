@@ -40,7 +40,8 @@ export function browserPlayerId(): string {
 
 /**
  * Queue a ticket and wait for its assignment. `onTicket` hears every change
- * (with a way to leave the queue while it waits); `signal` stops waiting.
+ * (with a way to leave the queue while it waits); `signal` stops waiting and
+ * withdraws the ticket, so no game is made for a page that left.
  */
 export async function queueForSeats(
   request: TicketRequest,
@@ -53,6 +54,7 @@ export async function queueForSeats(
   const id = ticket.ticketId;
   const beat = setInterval(() => void mm.heartbeat({ ticketId: id }).catch(() => {}), ticket.heartbeatIntervalMs || 5000);
   const leave = () => void mm.cancel({ ticketId: id }).catch(() => {});
+  signal.addEventListener("abort", leave, { once: true });
   try {
     for await (const update of mm.watchTicket({ ticketId: id }, { signal })) {
       const t = update.ticket!;
@@ -65,5 +67,6 @@ export async function queueForSeats(
     throw new Error("The matchmaker stopped answering before the table was seated.");
   } finally {
     clearInterval(beat);
+    signal.removeEventListener("abort", leave);
   }
 }
