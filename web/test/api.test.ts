@@ -85,6 +85,27 @@ describe("watch", () => {
     expect(statuses).toEqual(["live", "reconnecting", "live", "reconnecting", "live"]);
   });
 
+  it("asks for the view always and the legal actions only with a seat token, and passes them on", async () => {
+    const asked: { includeView: boolean; includeLegal?: boolean; token?: string }[] = [];
+    const legal = [{ ref: { id: 0, label: "Pass", kind: "pass" }, scoreAfter: 0 }];
+    const client = {
+      watch(req: { includeView: boolean; includeLegal?: boolean }, o?: { headers?: Record<string, string> }) {
+        asked.push({ includeView: req.includeView, includeLegal: req.includeLegal, token: o?.headers?.["x-seat-token"] });
+        return (async function* () {
+          yield { event: event(2, GameStatus.FINISHED), legal };
+        })();
+      },
+    } as unknown as GameClient;
+    const got = [];
+    for await (const item of watchGame(client, "g", "tok", 1n, new AbortController().signal)) got.push(item);
+    for await (const item of watchGame(client, "g", undefined, 1n, new AbortController().signal)) got.push(item);
+    expect(asked).toEqual([
+      { includeView: true, includeLegal: true, token: "tok" },
+      { includeView: true, includeLegal: false, token: undefined },
+    ]);
+    expect(got[0]!.legal).toEqual(legal);
+  });
+
   it("gives up on errors retrying cannot fix", async () => {
     const client = {
       watch() {
