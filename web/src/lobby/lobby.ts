@@ -82,8 +82,10 @@ async function createTable(t: Table): Promise<Seated> {
 async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
   const me = browserPlayerId();
   const people = t.plans.flatMap((plan, seat) => (plan === "you" || plan === "open" ? [{ plan, seat }] : []));
-  const party = people.map(({ plan, seat }, i) => ({
-    playerId: plan === "you" ? (i === 0 ? me : `${me}.${seat + 1}`) : `guest-${crypto.randomUUID().slice(0, 8)}`,
+  const firstYou = people.find((p) => p.plan === "you")?.seat;
+  // Ratings follow player ids: this browser's first person is its player id, others get their own.
+  const party = people.map(({ plan, seat }) => ({
+    playerId: plan === "open" ? `guest-${crypto.randomUUID().slice(0, 8)}` : seat === firstYou ? me : `${me}.${seat + 1}`,
     name: t.names[seat] ?? "",
     plan,
   }));
