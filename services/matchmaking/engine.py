@@ -11,6 +11,11 @@ once when the game's notify stream shows a newly queued ticket):
 4. create the game on the game service, then assign every ticket its seats in
    one script; the new game is supervised (bots, ratings) by this process.
 
+A private table (see :mod:`.tables`) is queued like any ticket, then claimed
+and created at once by the Enqueue call itself; when that does not succeed
+(another process claimed it first, the game service was away) the matching
+loop seats it as a match of its own.
+
 Several processes may run against one Redis; nothing is kept in process
 memory that another process needs.
 """
@@ -47,6 +52,7 @@ from services.matchmaking.matching import (
 from services.matchmaking.metrics import BOT_SEATS, MATCHES, QUEUE_WAIT, TICKETS
 from services.matchmaking.ratings import PlayerRating, RatingBook
 from services.matchmaking.supervisor import Supervisor
+from services.matchmaking.tables import TableSeat, bot_count, check_table, seat_people
 from services.matchmaking.tickets import (
     QUEUED,
     TERMINAL,
@@ -84,6 +90,8 @@ class EnqueueInput:
     bots: bool
     bot_after_ms: int
     bot_kind: str
+    #: A private table's seats in seat order; None: an ordinary ticket.
+    table: tuple[TableSeat, ...] | None = None
 
 
 class Notifier:
@@ -205,7 +213,7 @@ class Matchmaker:
         ticket_id = req.ticket_id or uuid.uuid4().hex
         if not TICKET_ID.match(ticket_id):
             raise errors.invalid("ticket_id", "8-64 letters, digits, '-' or '_'")
-        if not req.party:
+        if not req.party and req.table is None:
             raise errors.invalid("party", "at least one player")
         if len(req.party) > MAX_PARTY:
             raise errors.invalid("party", f"at most {MAX_PARTY} players")
@@ -217,7 +225,15 @@ class Matchmaker:
                 raise errors.invalid("party.name", "at most 64 characters")
         if len(set(ids)) != len(ids):
             raise errors.invalid("party.player_id", "each player at most once per party")
+        if req.table is not None:
+            check_table(req.table, ids, endpoint.min_players, endpoint.max_players)
+            if req.counts and set(req.counts) != {len(req.table)}:
+                raise errors.invalid("player_counts", "empty or the table's number of seats")
+            if req.bots:
+                raise errors.invalid("bot_fill", "leave unset: a table names its bots")
         counts = tuple(sorted(set(req.counts))) or (len(req.party),)
+        if req.table is not None:
+            counts = (len(req.table),)
         if any(c < 1 or c > MAX_PLAYERS for c in counts):
             raise errors.invalid("player_counts", f"each count between 1 and {MAX_PLAYERS}")
         if any(c < len(req.party) for c in counts):
@@ -243,6 +259,8 @@ class Matchmaker:
             # The ticket it named was forgotten: the id is free again.
             await self.client.set(keys.ticket_index(ticket_id), req.game, ex=self.index_ttl)
         ratings = await self.ratings.get(req.game, [p for p, _ in req.party])
+        table = req.table or ()
+        first_bot = next((s.bot_kind for s in table if s.is_bot), "")
         now = now_ms()
         data = TicketData(
             ticket_id=ticket_id,
@@ -250,11 +268,12 @@ class Matchmaker:
             counts=counts,
             options=options,
             party=tuple((p, n or p) for p, n in req.party),
-            bots=req.bots,
-            bot_after_ms=req.bot_after_ms or self.settings.bot_fill_after_ms,
-            bot_kind=req.bot_kind if req.bot_kind in bots.KINDS else bots.RANDOM,
+            bots=req.bots or bool(first_bot),
+            bot_after_ms=0 if table else req.bot_after_ms or self.settings.bot_fill_after_ms,
+            bot_kind=first_bot or (req.bot_kind if req.bot_kind in bots.KINDS else bots.RANDOM),
             enqueued_ms=now,
-            rating=sum(r.mu for r in ratings) / len(ratings),
+            rating=sum(r.mu for r in ratings) / len(ratings) if ratings else 0.0,
+            table=table,
         )
         created = await self.store.create(data, now + self.settings.heartbeat_timeout_ms)
         record = await self.store.get(req.game, ticket_id)
@@ -268,8 +287,50 @@ class Matchmaker:
                 ticket_ref=ticket_ref(ticket_id),
                 game=req.game,
                 counts=list(counts),
+                private=data.private,
             )
+            if data.private:
+                record = await self._seat_table(data) or record
         return record, created
+
+    async def _seat_table(self, data: TicketData) -> TicketRecord | None:
+        """Claim a private table's ticket and create its game now; the ticket after.
+
+        Losing the claim is fine (another process's matching pass took it);
+        a failed creation puts the ticket back in the queue, where a matching
+        pass seats it (see :data:`.matching.PRIVATE_HANDOFF_MS`).
+        """
+        game = data.game
+        self._cache[game][data.ticket_id] = data
+        now = now_ms()
+        queued = QueuedTicket(
+            ticket_id=data.ticket_id,
+            seq=0,
+            enqueued_ms=data.enqueued_ms,
+            counts=data.counts,
+            options=data.options,
+            size=len(data.party),
+            rating=data.rating,
+            bots=data.bots,
+            private=True,
+            table_bots=bot_count(data.table),
+        )
+        match_id = uuid.uuid4().hex[:20]
+        position = await self.store.claim(
+            game, match_id, [data.ticket_id], now, now + self.settings.match_deadline_ms
+        )
+        if position == 0:
+            proposal = Proposal((queued,), len(data.table), bots=queued.table_bots)
+            # Its own task, shielded: a caller who hangs up does not leave a
+            # created game unassigned.
+            task = asyncio.create_task(self._create(game, match_id, proposal))
+            self._creating.add(task)
+            task.add_done_callback(self._creating.discard)
+            try:
+                await asyncio.shield(task)
+            except (RedisError, OSError) as error:  # the deadline hands it back to the loop
+                log.warning("table_create_failed", game=game, error=repr(error))
+        return await self.store.get(game, data.ticket_id)
 
     async def locate(self, ticket_id: str) -> tuple[str, TicketRecord]:
         """The game and current record of a ticket."""
@@ -418,6 +479,8 @@ class Matchmaker:
                 rating=cache[t].rating,
                 bots=cache[t].bots,
                 bot_after_ms=cache[t].bot_after_ms,
+                private=cache[t].private,
+                table_bots=bot_count(cache[t].table),
             )
             for t, seq in rows
             if t in cache
@@ -448,6 +511,30 @@ class Matchmaker:
             task.add_done_callback(self._creating.discard)
         return claimed
 
+    @staticmethod
+    def _drawn_seats(
+        match_id: str, datas: Sequence[TicketData], bot_seats: int
+    ) -> list[dict[str, Any]]:
+        """The people of matched tickets and ``bot_seats`` bots, in a seat order
+        drawn from the match id (bots of the first bot-allowing ticket's kind)."""
+        people: list[dict[str, Any]] = [
+            {"player_id": p, "name": n, "bot": False, "ticket_id": d.ticket_id}
+            for d in datas
+            for p, n in d.party
+        ]
+        bot_kind = next((d.bot_kind for d in datas if d.bots), bots.RANDOM)
+        for i in range(bot_seats):
+            people.append(
+                {
+                    "player_id": bots.player_id(bot_kind),
+                    "name": f"{bot_kind.title()} bot {i + 1}",
+                    "bot": True,
+                    "kind": bot_kind,
+                }
+            )
+        random.Random(match_id).shuffle(people)
+        return people
+
     async def _create(self, game: str, match_id: str, proposal: Proposal) -> None:
         async with self._create_slots:
             await self._create_game(game, match_id, proposal)
@@ -464,22 +551,10 @@ class Matchmaker:
             return
         datas = [d for d in tickets.values() if d is not None]
         anchor = datas[0]
-        people: list[dict[str, Any]] = [
-            {"player_id": p, "name": n, "bot": False, "ticket_id": d.ticket_id}
-            for d in datas
-            for p, n in d.party
-        ]
-        bot_kind = next((d.bot_kind for d in datas if d.bots), bots.RANDOM)
-        for i in range(proposal.bots):
-            people.append(
-                {
-                    "player_id": bots.player_id(bot_kind),
-                    "name": f"{bot_kind.title()} bot {i + 1}",
-                    "bot": True,
-                    "kind": bot_kind,
-                }
-            )
-        random.Random(match_id).shuffle(people)
+        if anchor.private:
+            people = seat_people(anchor.table, anchor.party, anchor.ticket_id)
+        else:
+            people = self._drawn_seats(match_id, datas, proposal.bots)
         try:
             created = await endpoint.new_game(
                 proposal.players, [p["name"][:64] for p in people], anchor.options
@@ -509,6 +584,8 @@ class Matchmaker:
             "address": endpoint.address,
             "players": proposal.players,
             "seats": seats,
+            # A game of bots only says nothing about people: it is not rated.
+            "rated": any(not p["bot"] for p in people),
         }
         assignments: dict[str, dict[str, Any]] = {}
         for ticket_id in ids:

@@ -38,6 +38,9 @@ class GameEndpoint:
     public_address: str
     messages: ModuleType
     stub_class: type
+    #: The player counts the game supports (from the registry).
+    min_players: int = 1
+    max_players: int = 1
     channel: grpc.aio.Channel | None = None
     _stub: Any = None
 
@@ -141,6 +144,8 @@ def load_endpoint(entry: ServiceEntry) -> GameEndpoint | None:
         public_address=public_address(entry.name, entry.default_port),
         messages=messages,
         stub_class=getattr(grpc_module, f"{short}Stub"),
+        min_players=entry.min_players,
+        max_players=entry.max_players,
     )
 
 

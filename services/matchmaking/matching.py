@@ -14,12 +14,20 @@ every seat with humans is a match. When none fills and the anchor allows bots
 and has waited its bot-fill delay, the group of bot-allowing tickets with the
 most humans (ties: the smallest count) is matched and bots take the rest.
 A ticket that cannot anchor a match yet never blocks younger ones.
+
+A private table (``QueuedTicket.private``) is a match of its own, with bots
+in its ``table_bots`` seats, and never joins another ticket's group. The
+Enqueue call that queued it seats it itself; a pass proposes it only once it
+has waited ``PRIVATE_HANDOFF_MS`` (that call failed, or its process died).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+#: How long a private table is left to the Enqueue call that queued it.
+PRIVATE_HANDOFF_MS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,10 @@ class QueuedTicket:
     rating: float
     bots: bool = False
     bot_after_ms: int = 0
+    #: A private table: its only count is its number of seats.
+    private: bool = False
+    #: Seats of a private table played by bots.
+    table_bots: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +89,7 @@ def _group(
     for other in queue:
         if seats == count:
             break
-        if other.ticket_id in used or other is anchor:
+        if other.ticket_id in used or other is anchor or other.private:
             continue
         if other.options != anchor.options or count not in other.counts:
             continue
@@ -107,6 +119,13 @@ def propose(
     out: list[Proposal] = []
     for anchor in queue:
         if anchor.ticket_id in used:
+            continue
+        if anchor.private:
+            (count,) = anchor.counts
+            handed_off = now_ms - anchor.enqueued_ms >= PRIVATE_HANDOFF_MS
+            if handed_off and (count, anchor.options) not in blocked:
+                used.add(anchor.ticket_id)
+                out.append(Proposal((anchor,), count, bots=anchor.table_bots))
             continue
         waited = now_ms - anchor.enqueued_ms
         window = policy.window(waited)

@@ -15,6 +15,7 @@ from services.core.metrics import streaming, unary
 from services.matchmaking import errors
 from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.ratings import PlayerRating
+from services.matchmaking.tables import TableSeat
 from services.matchmaking.tickets import TicketRecord, ticket_ref
 
 SERVICE_NAME = registry.MATCHMAKER.service_name
@@ -24,6 +25,44 @@ LEADERBOARD_MAX = 500
 #: The numbers BotKind defines (0: the matchmaker's default)
 BOT_KINDS = frozenset(pb.BotKind.values())
 BOT_KIND_ENUM = pb.BotKind.DESCRIPTOR.full_name
+
+
+def kind_name(kind: int) -> str:
+    """The engine's name of a BotKind number (UNSPECIFIED: the default, random)."""
+    name = pb.BotKind.Name(kind).removeprefix("BOT_KIND_")
+    return "RANDOM" if name == "UNSPECIFIED" else name
+
+
+def table_from_proto(table: pb.Table) -> tuple[TableSeat, ...]:
+    """The seats of a Table message; INVALID_ARGUMENT for a seat without an
+    occupant or with a bot kind BotKind does not define."""
+    seats = []
+    for number, seat in enumerate(table.seats):
+        field = f"table.seats[{number}]"
+        occupant = seat.WhichOneof("occupant")
+        if occupant == "bot":
+            if seat.bot not in BOT_KINDS:  # an open enum: any number parses
+                raise errors.invalid(
+                    f"{field}.bot", f"{seat.bot} is not a value of {BOT_KIND_ENUM}"
+                )
+            seats.append(TableSeat(bot_kind=kind_name(seat.bot), name=seat.name))
+        elif occupant == "player_id":
+            seats.append(TableSeat(player_id=seat.player_id, name=seat.name))
+        else:
+            raise errors.invalid(field, "set either player_id or bot")
+    return tuple(seats)
+
+
+def table_to_proto(seats: tuple[TableSeat, ...]) -> pb.Table:
+    """The Table message of stored seats."""
+    return pb.Table(
+        seats=[
+            pb.TableSeat(bot=pb.BotKind.Value(f"BOT_KIND_{s.bot_kind}"), name=s.name)
+            if s.is_bot
+            else pb.TableSeat(player_id=s.player_id)
+            for s in seats
+        ]
+    )
 
 
 def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Ticket:
@@ -46,6 +85,8 @@ def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Tick
         heartbeat_interval_ms=heartbeat_interval_ms,
         error=record.error,
     )
+    if data.table:
+        ticket.table.CopyFrom(table_to_proto(data.table))
     a = record.assignment
     if a is not None:
         ticket.assignment.CopyFrom(
@@ -95,8 +136,8 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
             )
         if not request.game:
             raise errors.invalid("game", "required")
+        table = table_from_proto(request.table) if request.HasField("table") else None
         bind(ticket_ref=ticket_ref(request.ticket_id), game=request.game)
-        kind = pb.BotKind.Name(request.bot_fill.kind).removeprefix("BOT_KIND_")
         record, created = await self.engine.enqueue(
             EnqueueInput(
                 ticket_id=request.ticket_id,
@@ -106,7 +147,8 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
                 party=tuple((p.player_id, p.name) for p in request.party),
                 bots=request.bot_fill.enabled,
                 bot_after_ms=request.bot_fill.after_ms,
-                bot_kind="RANDOM" if kind == "UNSPECIFIED" else kind,
+                bot_kind=kind_name(request.bot_fill.kind),
+                table=table,
             )
         )
         return pb.EnqueueResponse(ticket=self._ticket(record), created=created)

@@ -7,7 +7,8 @@ lease (``roost:mm:{g}:lease:<match>``, renewed every third of ``lease_ms``) and
 * plays the seats filled with house bots when they are asked to decide
   (Legal, then Apply with ``expected_version`` and a deterministic request id,
   so a retry or a takeover never applies a decision twice),
-* rates the game once it has finished (see :mod:`.ratings`) and forgets it.
+* rates the game once it has finished (see :mod:`.ratings`; a record marked
+  ``"rated": false``, a private table of bots only, is not) and forgets it.
 
 Every process periodically adopts live games whose lease has lapsed (their
 supervisor died), so a crash delays a game's bots by at most a lease period.
@@ -204,6 +205,8 @@ class Supervisor:
     async def _rate(
         self, endpoint: GameEndpoint, game: str, game_id: str, record: dict[str, Any]
     ) -> None:
+        if not record.get("rated", True):
+            return
         board = (await endpoint.score(game_id)).scoreboard
         player_of = {s["seat"]: s["player_id"] for s in record["seats"]}
         seats = [(player_of[s.seat], s.rank or 1) for s in board.seats if s.seat in player_of]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.matchmaking import keys
+from services.matchmaking.tables import TableSeat
 
 QUEUED = "QUEUED"
 MATCHING = "MATCHING"
@@ -265,9 +266,19 @@ class TicketData:
     bot_kind: str
     enqueued_ms: int
     rating: float
+    #: A private table's seats in seat order (empty: an ordinary ticket).
+    table: tuple[TableSeat, ...] = ()
+
+    @property
+    def private(self) -> bool:
+        """True for a private table: never matched with other tickets."""
+        return bool(self.table)
 
     def to_json(self) -> str:
-        """Compact JSON."""
+        """Compact JSON (``table`` only when there is one)."""
+        extra: dict[str, Any] = {}
+        if self.table:
+            extra["table"] = [s.to_json() for s in self.table]
         return json.dumps(
             {
                 "id": self.ticket_id,
@@ -280,6 +291,7 @@ class TicketData:
                 "bot_kind": self.bot_kind,
                 "enqueued_ms": self.enqueued_ms,
                 "rating": self.rating,
+                **extra,
             },
             separators=(",", ":"),
         )
@@ -299,6 +311,7 @@ class TicketData:
             bot_kind=d["bot_kind"],
             enqueued_ms=d["enqueued_ms"],
             rating=d["rating"],
+            table=tuple(TableSeat.from_json(s) for s in d.get("table", ())),
         )
 
 

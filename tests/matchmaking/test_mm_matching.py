@@ -104,3 +104,23 @@ def test_refused_counts_are_skipped_and_hopeless_tickets_fail() -> None:
 def test_a_waiting_anchor_does_not_block_younger_tickets() -> None:
     queue = [ticket("lonely", 1, counts=(4,)), ticket("b", 2), ticket("c", 3)]
     assert ids(propose(queue, 0, POLICY)) == [["b", "c"]]
+
+
+def test_a_private_table_is_a_match_of_its_own_at_once_and_never_joins_others() -> None:
+    table = QueuedTicket("t", 2, 0, (3,), "{}", 1, 25.0, bots=True, private=True, table_bots=2)
+    queue = [ticket("a", 1, counts=(3,)), table, ticket("b", 3, counts=(3,)), ticket("c", 4, (3,))]
+    # Left to the Enqueue call that queued it for a moment, then proposed alone.
+    assert ids(propose(queue, 999, POLICY)) == [["a", "b", "c"]]
+    proposals = propose(queue, 1000, POLICY)
+    assert ids(proposals) == [["a", "b", "c"], ["t"]]
+    (private,) = [p for p in proposals if p.tickets[0].private]
+    assert (private.players, private.bots) == (3, 2)
+    # Alone with strangers who also allow bots, it still takes nobody in.
+    strangers = [ticket("s", 3, counts=(3,), bots=True)]
+    assert ids(propose([table, *strangers], 10_000, POLICY)) == [["t"], ["s"]]
+
+
+def test_a_refused_private_table_is_not_proposed_and_fails() -> None:
+    table = QueuedTicket("t", 1, 0, (6,), "{}", 1, 25.0, private=True, table_bots=5)
+    assert propose([table], 5000, POLICY, refused=[(6, "{}")]) == []
+    assert failed_tickets([table], [(6, "{}")]) == [table]
