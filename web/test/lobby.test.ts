@@ -1,7 +1,9 @@
 /**
  * The lobby: every game offered with its player counts, an options form
  * built from each game's Options message, a seat plan per player, the games
- * this browser holds listed to resume or spectate, and every control labelled.
+ * this browser holds listed to resume or spectate, and every control labelled;
+ * tables with bots as private tables of the matchmaker, in the seat order and
+ * with the bot kinds chosen.
  */
 import { create } from "@bufbuild/protobuf";
 import { createRouterTransport } from "@connectrpc/connect";
@@ -43,21 +45,30 @@ async function settle(): Promise<void> {
 
 /**
  * A matchmaker and an Under the Leaves service in memory (Connect's router
- * transport: real request and response messages, no network). The
- * matchmaker seats the party in reverse order (it draws the seat order) and
- * fills the rest with bots; NewGame hands out a token per seat.
+ * transport: real request and response messages, no network). A private
+ * table is seated by Enqueue itself, everyone where the table says; a queued
+ * ticket is assigned through WatchTicket, the party in reverse order (the
+ * matchmaker draws the seat order) and bots in the rest. NewGame hands out a
+ * token per seat.
  */
-function fakeServices(): { enqueued: EnqueueRequest[]; newGames: number } {
-  const seen = { enqueued: [] as EnqueueRequest[], newGames: 0 };
+function fakeServices(): { enqueued: EnqueueRequest[]; newGames: number; watched: number } {
+  const seen = { enqueued: [] as EnqueueRequest[], newGames: 0, watched: 0 };
   useTransport(
     "matchmaking",
     createRouterTransport(({ service }) =>
       service(Matchmaker, {
         enqueue(req) {
           seen.enqueued.push(req);
-          return { ticket: { ticketId: "t1", status: TicketStatus.QUEUED, heartbeatIntervalMs: 60000 }, created: true };
+          if (!req.table) return { ticket: { ticketId: "t1", status: TicketStatus.QUEUED, heartbeatIntervalMs: 60000 }, created: true };
+          const seats = req.table.seats.flatMap((s, seat) => (s.occupant.case === "playerId" ? [{ playerId: s.occupant.value, seat, token: `tok-${s.occupant.value}` }] : []));
+          const others = req.table.seats.flatMap((s, seat) => (s.occupant.case === "bot" ? [{ seat, playerId: `bot:${BotKind[s.occupant.value]!.toLowerCase()}`, name: s.name, bot: true }] : []));
+          return {
+            ticket: { ticketId: "t1", status: TicketStatus.ASSIGNED, table: req.table, assignment: { game: req.game, gameId: "mm-game", players: req.table.seats.length, seats, others } },
+            created: true,
+          };
         },
         async *watchTicket() {
+          seen.watched++;
           const req = seen.enqueued[0]!;
           const n = req.playerCounts[0]!;
           const seats = [...req.party].reverse().map((p, i) => ({ playerId: p.playerId, seat: n - 1 - i, token: `tok-${p.playerId}` }));
@@ -144,7 +155,7 @@ describe("lobby", () => {
 });
 
 describe("starting a table", () => {
-  it("with bots goes through the matchmaker: the people as one party, bots at once, on the server", async () => {
+  it("with bots is a private table of the matchmaker: you in the seat chosen, seated at once", async () => {
     const seen = fakeServices();
     const root = lobby();
     await startTable(root, ["you", "greedy"]);
@@ -154,25 +165,36 @@ describe("starting a table", () => {
     expect(req.game).toBe("undertheleaves");
     expect(req.playerCounts).toEqual([2]);
     expect(req.party).toHaveLength(1);
-    expect(req.party[0]!.playerId).toMatch(/^web-/);
-    expect(req.botFill).toMatchObject({ enabled: true, afterMs: 1, kind: BotKind.GREEDY });
-    // The matchmaker put this browser's person in seat 1; the page plays that seat.
-    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 1, token: `tok-${req.party[0]!.playerId}`, player: "you" }]);
+    const me = req.party[0]!.playerId;
+    expect(me).toMatch(/^web-/);
+    expect(req.botFill).toBeUndefined();
+    expect(req.table!.seats.map((s) => s.occupant)).toEqual([
+      { case: "playerId", value: me },
+      { case: "bot", value: BotKind.GREEDY },
+    ]);
+    expect(req.table!.seats[1]!.name).toBe("Bot 2");
+    expect(seen.watched).toBe(0); // Enqueue answered with the assignment
+    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 0, token: `tok-${me}`, player: "you" }]);
     expect(went).toEqual(["#/play/undertheleaves/mm-game"]);
   });
 
-  it("with bots and another person queues both people and shares the other's join link", async () => {
+  it("with bots and another person seats both people and each bot kind where chosen, and shares the other's join link", async () => {
     const seen = fakeServices();
     const root = lobby();
-    await startTable(root, ["you", "open", "random"]);
+    await startTable(root, ["greedy", "you", "open", "random"]);
     const req = seen.enqueued[0]!;
     expect(req.party).toHaveLength(2);
-    expect(req.botFill?.kind).toBe(BotKind.RANDOM);
-    const guest = req.party[1]!;
+    const [me, guest] = req.party.map((p) => p.playerId);
+    expect(guest).toMatch(/^guest-/);
+    expect(req.table!.seats.map((s) => s.occupant)).toEqual([
+      { case: "bot", value: BotKind.GREEDY },
+      { case: "playerId", value: me },
+      { case: "playerId", value: guest },
+      { case: "bot", value: BotKind.RANDOM },
+    ]);
     const link = root.querySelector<HTMLInputElement>("input[aria-label^='join link']")!;
-    expect(link.value).toContain(`#/join/undertheleaves/mm-game/`);
-    expect(link.value).toContain(encodeURIComponent(`tok-${guest.playerId}`));
-    expect(heldGame("mm-game")!.seats).toHaveLength(1);
+    expect(link.value).toContain(`#/join/undertheleaves/mm-game/2/${encodeURIComponent(`tok-${guest}`)}`);
+    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 1, token: `tok-${me}`, player: "you" }]);
     expect(went).toEqual([]);
   });
 
@@ -186,12 +208,31 @@ describe("starting a table", () => {
     expect(root.querySelector<HTMLInputElement>("input[aria-label='join link for seat 1']")!.value).toContain("/ng-game/0/tok-0");
   });
 
-  it("refuses a table of bots only", async () => {
+  it("with bots only is a game to watch", async () => {
     const seen = fakeServices();
     const root = lobby();
     await startTable(root, ["greedy", "random"]);
-    expect(seen.enqueued).toHaveLength(0);
-    expect(root.querySelector("form.new-game .notice")!.textContent).toMatch(/at least one person/);
+    const req = seen.enqueued[0]!;
+    expect(req.party).toEqual([]);
+    expect(req.table!.seats.map((s) => s.occupant.value)).toEqual([BotKind.GREEDY, BotKind.RANDOM]);
+    expect(heldGame("mm-game")!.seats).toEqual([]);
+    expect(went).toEqual(["#/watch/undertheleaves/mm-game"]);
+  });
+});
+
+describe("matchmaking form", () => {
+  it("queues the party with bot fill and follows the ticket to its seats", async () => {
+    const seen = fakeServices();
+    const root = lobby();
+    root.querySelector<HTMLSelectElement>("#q-game")!.value = "undertheleaves";
+    root.querySelector<HTMLFormElement>("form.queue")!.dispatchEvent(new Event("submit", { cancelable: true }));
+    await settle();
+    const req = seen.enqueued[0]!;
+    expect(req.table).toBeUndefined();
+    expect(req.botFill).toMatchObject({ enabled: true, afterMs: 0, kind: BotKind.GREEDY });
+    expect(seen.watched).toBe(1);
+    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 1, token: "tok-me", player: "you" }]);
+    expect(went).toEqual(["#/play/undertheleaves/mm-game"]);
   });
 });
 

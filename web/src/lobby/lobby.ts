@@ -5,12 +5,12 @@
  * games this browser takes part in to resume them, and open any game as a
  * spectator.
  *
- * A table with a bot is set up by the matchmaker: the people of the table
- * queue as one party with bots filling the rest at once, and its house bots
- * play on the server (the page can be closed). The matchmaker draws the seat
- * order and seats one kind of bot per game (the first bot seat's kind). A
- * table of people only is created directly with NewGame, in the seat order
- * chosen.
+ * A table with a bot is a private table of the matchmaker: the people of the
+ * table (this browser's and those who join by link) and a bot kind per bot
+ * seat, each in the seat chosen; nobody else can join it, the game is created
+ * at once and the matchmaker's house bots play on the server (the page can be
+ * closed). A table of bots only is a game to watch. A table of people only is
+ * created directly with NewGame, in the seat order chosen.
  */
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { gameClient } from "../api/clients.js";
@@ -22,7 +22,7 @@ import { kitOf } from "../games/index.js";
 import { seatOf } from "../presence.js";
 import { GAMES, game as entry, type GameName } from "../registry.js";
 import { optionsFields, readOptions } from "./options.js";
-import { BOTS_AT_ONCE_MS, browserPlayerId, queueForSeats, ticketText } from "./queue.js";
+import { browserPlayerId, queueForSeats, tableSeat, ticketText } from "./queue.js";
 
 type SeatPlan = "you" | "random" | "greedy" | "open";
 
@@ -75,22 +75,19 @@ async function createTable(t: Table): Promise<Seated> {
 }
 
 /**
- * With bots: the table's people queue through the matchmaker as one party
- * (this browser's people and the ones who join by link), bots fill the other
- * seats at once and play on the server.
+ * With bots: a private table of the matchmaker. Every seat as chosen: this
+ * browser's people and the ones who join by link as the party, a bot of the
+ * chosen kind in every other seat; the bots play on the server.
  */
 async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
   const me = browserPlayerId();
-  const people = t.plans.flatMap((plan, seat) => (plan === "you" || plan === "open" ? [{ plan, seat }] : []));
-  const firstYou = people.find((p) => p.plan === "you")?.seat;
+  const firstYou = t.plans.indexOf("you");
   // Ratings follow player ids: this browser's first person is its player id, others get their own.
-  const party = people.map(({ plan, seat }) => ({
-    playerId: plan === "open" ? `guest-${crypto.randomUUID().slice(0, 8)}` : seat === firstYou ? me : `${me}.${seat + 1}`,
-    name: t.names[seat] ?? "",
-    plan,
-  }));
-  const kind = t.plans.find(isBot) === "random" ? BotKind.RANDOM : BotKind.GREEDY;
-  replace(status, "Asking the matchmaker for a table with bots…");
+  const playerIds = t.plans.map((plan, seat) =>
+    plan === "open" ? `guest-${crypto.randomUUID().slice(0, 8)}` : seat === firstYou ? me : `${me}.${seat + 1}`,
+  );
+  const people = t.plans.flatMap((plan, seat) => (plan === "you" || plan === "open" ? [{ plan, seat, playerId: playerIds[seat]! }] : []));
+  replace(status, people.length ? "Asking the matchmaker for a table with bots…" : "Asking the matchmaker for a game of bots…");
   // Leaving the lobby before the table is seated withdraws the ticket.
   const leaving = new AbortController();
   window.addEventListener("hashchange", () => leaving.abort(), { once: true });
@@ -99,20 +96,24 @@ async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
       game: t.game,
       playerCounts: [t.players],
       optionsJson: Object.keys(t.options).length ? JSON.stringify(t.options) : "",
-      party: party.map(({ playerId, name }) => ({ playerId, name })),
-      botFill: { enabled: true, afterMs: BOTS_AT_ONCE_MS, kind },
+      party: people.map(({ playerId, seat }) => ({ playerId, name: t.names[seat] ?? "" })),
+      table: {
+        seats: t.plans.map((plan, seat) =>
+          isBot(plan) ? tableSeat({ bot: plan === "random" ? BotKind.RANDOM : BotKind.GREEDY, name: t.names[seat] ?? "" }) : tableSeat({ playerId: playerIds[seat]! }),
+        ),
+      },
     },
     leaving.signal,
     (ticket) => replace(status, `Seating the table: ${ticketText(ticket)}`),
   );
   const held: HeldSeat[] = [];
   const links: Seated["links"] = [];
-  // In party order, so this browser's first person stays the one the page plays.
-  for (const person of party) {
+  // In seat order, so this browser's first person stays the one the page plays.
+  for (const person of people) {
     const given = assignment.seats.find((s) => s.playerId === person.playerId);
     const seat = seatOf(given?.seat);
     if (!given || seat === undefined) continue;
-    if (person.plan === "open") links.push({ who: person.name || "Another person", seat, token: given.token });
+    if (person.plan === "open") links.push({ who: t.names[person.seat] || "Another person", seat, token: given.token });
     else held.push({ seat, token: given.token, player: "you" });
   }
   return { gameId: assignment.gameId, held, links };
@@ -161,15 +162,13 @@ function newGameForm(navigate: (hash: string) => void): HTMLElement {
         const n = Number(players.value);
         const plans = [...seatsBox.querySelectorAll<HTMLSelectElement>("select[data-seat]")].map((s) => s.value as SeatPlan);
         const names = [...seatsBox.querySelectorAll<HTMLInputElement>("input[data-name]")].map((i, seat) => i.value.trim() || (plans[seat] === "you" || plans[seat] === "open" ? `Player ${seat + 1}` : `Bot ${seat + 1}`));
-        if (!plans.some((p) => p === "you" || p === "open")) {
-          replace(status, "Seat at least one person (you or another person): bots join a table, they do not make one.");
-          return;
-        }
         const table = { game: name, players: n, plans, names, options: readOptions(optionsBox) };
         try {
           const seated = plans.some(isBot) ? await seatWithBots(table, status) : await createTable(table);
           remember({ game: name, gameId: seated.gameId, seats: seated.held, players: n, createdMs: Date.now(), openedMs: Date.now() });
-          if (seated.links.length) {
+          if (!plans.some((p) => p === "you" || p === "open")) {
+            navigate(`#/watch/${name}/${seated.gameId}`); // bots only: a game to watch
+          } else if (seated.links.length) {
             replace(status, "Share these links, one per person: ", h("ul", {}, seated.links.map((l) => h("li", {}, `${l.who}: `, h("input", { readonly: true, value: joinLink(name, seated.gameId, l.seat, l.token), "aria-label": `join link for ${l.who.toLowerCase()}` })))), h("a", { href: `#/play/${name}/${seated.gameId}` }, "Go to the game"));
           } else {
             navigate(`#/play/${name}/${seated.gameId}`);
@@ -186,7 +185,7 @@ function newGameForm(navigate: (hash: string) => void): HTMLElement {
       { "aria-describedby": "ng-seats-help" },
       h("legend", {}, "Seats"),
       seatsBox,
-      h("small", { id: "ng-seats-help" }, "Bots play on the server, also when this page is closed. With a bot at the table the matchmaker seats everyone: it draws the seat order, and all bots play like the first bot seat."),
+      h("small", { id: "ng-seats-help" }, "Bots play on the server, also when this page is closed. With a bot at the table the matchmaker sets it up as a private table: everyone sits where chosen, each bot plays as chosen, nobody else joins. A table of bots only is a game to watch."),
     ),
     h("fieldset", {}, h("legend", {}, "Options"), optionsBox),
     h("button", { type: "submit" }, "Start the game"),

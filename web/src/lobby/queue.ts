@@ -4,15 +4,19 @@
  * assigned. Resolves with the assignment (the game, its id, and a seat and
  * token for every player of the party); rejects with a sentence when the
  * ticket fails, expires or is cancelled. Both lobby forms use it: the queue
- * form, and "Start the game" when the table has bots (the matchmaker's house
- * bots then play them on the server).
+ * form, and "Start the game" when the table has bots (a private table: the
+ * matchmaker creates its game at once, usually answering Enqueue already
+ * assigned, and its house bots play on the server).
  */
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { matchmakerClient } from "../api/clients.js";
 import {
   type Assignment,
+  BotKind,
   type EnqueueRequestSchema,
   type Ticket,
+  type TableSeat,
+  TableSeatSchema,
   TicketStatus,
 } from "../gen/roost/matchmaking/v1/matchmaking_pb.js";
 
@@ -24,8 +28,12 @@ export function ticketText(t: Ticket): string {
   return t.error ? `${status}: ${t.error}` : status;
 }
 
-/** Bots may fill at once: 1 ms (0 would mean the matchmaker's default wait, for humans to join). */
-export const BOTS_AT_ONCE_MS = 1;
+/** One seat of a private table: a party member (by player id) or a bot of some kind with an optional name. */
+export function tableSeat(who: { playerId: string } | { bot: BotKind; name?: string }): TableSeat {
+  return "playerId" in who
+    ? create(TableSeatSchema, { occupant: { case: "playerId", value: who.playerId } })
+    : create(TableSeatSchema, { occupant: { case: "bot", value: who.bot }, name: who.name ?? "" });
+}
 
 /** A player id for this browser, kept in localStorage so ratings follow it. */
 export function browserPlayerId(): string {
@@ -51,6 +59,11 @@ export async function queueForSeats(
   const mm = matchmakerClient();
   const reply = await mm.enqueue(request, { signal });
   const ticket = reply.ticket!;
+  // A private table is normally seated by Enqueue itself.
+  if (ticket.status === TicketStatus.ASSIGNED && ticket.assignment) {
+    onTicket(ticket, () => {});
+    return ticket.assignment;
+  }
   const id = ticket.ticketId;
   const beat = setInterval(() => void mm.heartbeat({ ticketId: id }).catch(() => {}), ticket.heartbeatIntervalMs || 5000);
   const leave = () => void mm.cancel({ ticketId: id }).catch(() => {});
