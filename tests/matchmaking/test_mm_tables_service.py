@@ -12,9 +12,11 @@ import redis
 from roost.common.v1 import common_pb2
 from roost.matchmaking.v1 import matchmaking_pb2 as pb
 
+from services.core.redis_server import free_port
 from services.matchmaking import keys
+from services.registry import by_name
 from tests.matchmaking.mmclient import MmClient, UtlClient
-from tests.matchmaking.stack import Stack
+from tests.matchmaking.stack import Stack, start, with_db
 from tests.service_contract import error_reason
 
 # Matchmakers and game services as processes: left out of make test-fast.
@@ -159,3 +161,41 @@ def test_a_bad_table_is_invalid_argument_and_nothing_is_stored(
     with pytest.raises(grpc.RpcError) as missing:
         mm.stub(1).GetTicket(pb.GetTicketRequest(ticket_id=request.ticket_id), timeout=10)
     assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_table_whose_game_service_was_away_is_seated_by_the_matching_loop(
+    mm_stack: Stack,
+) -> None:
+    """Enqueue cannot create the game (nothing listens yet): the ticket goes
+    back to the queue, and once the service is up a matching pass seats it as
+    the table says."""
+    port = free_port()
+    solo = Stack(mm_stack.redis_url, with_db(mm_stack.mm_redis_url, 6))
+    redis.Redis.from_url(solo.mm_redis_url).flushdb()
+    service = None
+    try:
+        address = f"127.0.0.1:{port}"
+        client = MmClient([solo.start_matchmaker(GAME_ADDR_UNDERTHELEAVES=address).address])
+        request = table_request(["ann"], [bot(pb.BOT_KIND_GREEDY), person("ann")])
+        reply = client.stub().Enqueue(request, timeout=10)
+        client.tickets.append(request.ticket_id)
+        assert reply.ticket.status == pb.TICKET_STATUS_QUEUED
+        service = start(by_name(GAME), {"REDIS_URL": mm_stack.redis_url}, port=port)
+        deadline = time.monotonic() + 30
+        while True:
+            ticket = client.get(request.ticket_id)
+            if ticket.status != pb.TICKET_STATUS_QUEUED:
+                break
+            assert time.monotonic() < deadline, "the matching loop never seated the table"
+            client.stub().Heartbeat(pb.HeartbeatRequest(ticket_id=request.ticket_id))
+            time.sleep(0.2)
+        ticket = client.final(request.ticket_id, timeout=10)
+        assert ticket.status == pb.TICKET_STATUS_ASSIGNED
+        assert [(s.player_id, s.seat) for s in ticket.assignment.seats] == [("ann", 1)]
+        assert [(o.seat, o.player_id) for o in ticket.assignment.others] == [(0, "bot:greedy")]
+        client.cleanup()
+    finally:
+        for proc in solo.matchmakers:
+            proc.stop()
+        if service is not None:
+            service.stop()
