@@ -260,7 +260,6 @@ class Matchmaker:
             await self.client.set(keys.ticket_index(ticket_id), req.game, ex=self.index_ttl)
         ratings = await self.ratings.get(req.game, [p for p, _ in req.party])
         table = req.table or ()
-        first_bot = next((s.bot_kind for s in table if s.is_bot), "")
         now = now_ms()
         data = TicketData(
             ticket_id=ticket_id,
@@ -268,9 +267,10 @@ class Matchmaker:
             counts=counts,
             options=options,
             party=tuple((p, n or p) for p, n in req.party),
-            bots=req.bots or bool(first_bot),
-            bot_after_ms=0 if table else req.bot_after_ms or self.settings.bot_fill_after_ms,
-            bot_kind=first_bot or (req.bot_kind if req.bot_kind in bots.KINDS else bots.RANDOM),
+            # A table's bots are in its seats: its bot fill stays as asked (off).
+            bots=req.bots,
+            bot_after_ms=req.bot_after_ms or self.settings.bot_fill_after_ms,
+            bot_kind=req.bot_kind if req.bot_kind in bots.KINDS else bots.RANDOM,
             enqueued_ms=now,
             rating=sum(r.mu for r in ratings) / len(ratings) if ratings else 0.0,
             table=table,

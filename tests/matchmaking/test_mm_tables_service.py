@@ -69,6 +69,7 @@ def test_a_private_table_is_created_at_once_as_seated_and_no_stranger_joins(
     after = mm.enqueue(counts=(3,), via=1)
     # The table as asked, echoed back, and every seat where the table put it.
     assert [s.WhichOneof("occupant") for s in ticket.table.seats] == ["bot", "player_id", "bot"]
+    assert not ticket.bot_fill.enabled  # the bots are in the table, not a bot fill
     a = ticket.assignment
     assert a.players == 3 and a.game_id
     assert [(s.player_id, s.seat) for s in a.seats] == [(human, 1)]
