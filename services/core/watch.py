@@ -298,6 +298,16 @@ class EventHub:
         if subscriber is not None:
             subscriber.unsubscribe(feed.channel)
 
+    def cursor(self, game_id: str) -> int | None:
+        """The newest version this process has passed on for the game (its
+        feed's cursor), or None when it is not known here: nobody watches the
+        game, its subscription is not confirmed yet, or a catch-up read is
+        under way."""
+        feed = self.feeds.get(game_id)
+        if feed is None or feed.held is not None or not feed.ready.is_set():
+            return None
+        return feed.cursor
+
     def watched_games(self) -> int:
         """How many games have watchers in this process."""
         return len(self.feeds)
