@@ -1,6 +1,8 @@
 """One bot playing one seat of one game, as a remote client.
 
-The bot follows the game's Watch stream with ``include_legal``: an event after
+The bot follows the game's Watch stream with ``include_legal`` and
+``skip_own_events`` (its own decisions' outcomes come in its Apply replies, so
+the stream carries only the other seats' events and the final one): an event after
 which its seat must decide carries the seat's legal actions (with score
 previews for the greedy policy), so the bot chooses and Applies at once, with
 that event's version as ``expected_version`` and a request id derived from
@@ -203,6 +205,7 @@ class SeatBot:
                     from_version=last,
                     include_legal=True,
                     with_score_preview=self.policy.wants_preview,
+                    skip_own_events=True,
                 ),
                 metadata=self.md,
             )

@@ -740,7 +740,9 @@ class GameServicer:
         """The game's events after ``from_version``, then live ones, until the
         final event. A finished game watched from its last version or later
         ends at once; a version beyond a live game's current one is
-        OUT_OF_RANGE. A draining server ends the stream with UNAVAILABLE."""
+        OUT_OF_RANGE. A draining server ends the stream with UNAVAILABLE.
+        With ``skip_own_events`` a seat's stream leaves out the events of its
+        own decisions but the final one (the seat learnt them from Apply)."""
         if request.from_version < 0:
             raise errors.invalid_argument("from_version", "must not be negative")
         game_id, meta, seat = await self._caller(request, context, token_required=False)
@@ -753,8 +755,14 @@ class GameServicer:
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
         with_legal = request.include_legal and seat is not None
+        # The seat's own decisions, when it asked to skip them (not the final one).
+        skipped = str(seat) if request.skip_own_events and seat is not None else None
         async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
             async for batch in feed:
+                if skipped is not None:
+                    batch = [
+                        e for e in batch if e.fields["s"] != skipped or e.fields["st"] == "FINISHED"
+                    ]
                 last = len(batch) - 1
                 for index, event_fields in enumerate(batch):
                     event = self._event(event_fields, seat)
