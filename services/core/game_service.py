@@ -755,14 +755,10 @@ class GameServicer:
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
         with_legal = request.include_legal and seat is not None
-        # The seat's own decisions, when it asked to skip them (not the final one).
-        skipped = str(seat) if request.skip_own_events and seat is not None else None
-        async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
+        skipped = seat if request.skip_own_events else None
+        events = self.hub.events(game_id, request.from_version, skip_seat=skipped)
+        async with contextlib.aclosing(events) as feed:
             async for batch in feed:
-                if skipped is not None:
-                    batch = [
-                        e for e in batch if e.fields["s"] != skipped or e.fields["st"] == "FINISHED"
-                    ]
                 last = len(batch) - 1
                 for index, event_fields in enumerate(batch):
                     event = self._event(event_fields, seat)
