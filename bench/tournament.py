@@ -1,15 +1,18 @@
 """Tournament throughput over gRPC for every implemented game.
 
     python -m bench.tournament [--games K] [--concurrency C] [--players N]
-                               [--bots random] [--duel-games D] [--only GAME ...] [--no-write]
+                               [--bots random] [--duel-games D] [--only GAME ...]
+                               [--service-processes P ...] [--no-write]
 
 For each implemented game (``services/<game>/__main__.py`` exists) it starts the
 game service as its own process on a free loopback port over a local Redis
-(or ``REDIS_URL``), runs ``roost tournament ... --json`` against it as a
-separate process, and writes games/s, decisions/s and RPC latency (the
-throughput run, ``--bots``), and wins, scores and ratings of random against
-greedy (the duel, ``--duel-games``), into the ``tournament`` section of
-docs/BENCHMARKS.md (only that section is rewritten).
+(or ``REDIS_URL``), or P of them (replicas, each on its own port, as a
+deployment scales a service; the client spreads the games over them), runs
+``roost tournament ... --json`` against it as a separate process, and writes
+games/s, decisions/s and RPC latency (the throughput run, ``--bots``), and
+wins, scores and ratings of random against greedy (the duel, ``--duel-games``),
+into the ``tournament`` section of docs/BENCHMARKS.md (only that section is
+rewritten).
 """
 
 from __future__ import annotations
@@ -72,27 +75,45 @@ def _cpu_delta(pid: int | None, before: float | None) -> float | None:
     return None if after is None or before is None else after - before
 
 
+def _services_cpu(pids: list[int]) -> float | None:
+    readings = [cpu_seconds(pid) for pid in pids]
+    return None if any(r is None for r in readings) else sum(readings)  # type: ignore[misc]
+
+
 def run_game(
-    entry: ServiceEntry, redis_url: str, args: argparse.Namespace, redis_pid: int | None = None
+    entry: ServiceEntry,
+    redis_url: str,
+    args: argparse.Namespace,
+    redis_pid: int | None = None,
+    processes: int = 1,
 ) -> list[dict[str, Any]]:
-    """Serve one game and run the tournaments against it; their JSON reports, each
-    with the CPU milliseconds per decision of the service, the tournament client
-    (every bot of the run) and Redis (when it is ours) over that run."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "METRICS_PORT": "0",
-        "LOG_LEVEL": "warning",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
-    )
+    """Serve one game (``processes`` replicas) and run the tournaments against it;
+    their JSON reports, each with the CPU milliseconds per decision of the
+    service (all its replicas), the tournament client (every bot of the run) and
+    Redis (when it is ours) over that run."""
+    servers: list[subprocess.Popen[bytes]] = []
+    addresses = []
+    for _ in range(processes):
+        port = free_port()
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "METRICS_PORT": "0",
+            "LOG_LEVEL": "warning",
+        }
+        servers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+            )
+        )
+        addresses.append(f"127.0.0.1:{port}")
+    pids = [server.pid for server in servers]
     try:
-        address = f"127.0.0.1:{port}"
-        _wait_healthy(address, entry.service_name, server)
+        for address, server in zip(addresses, servers, strict=True):
+            _wait_healthy(address, entry.service_name, server)
+        address = ",".join(addresses)
         runs = [(args.games, args.concurrency, args.bots)]
         if args.duel_games:
             runs.append((args.duel_games, args.concurrency, "random,greedy"))
@@ -103,7 +124,7 @@ def run_game(
                 "--games", str(games), "--concurrency", str(concurrency),
                 "--bots", bots, "--seed", "1", "--json",
             ]  # fmt: skip
-            service_before = cpu_seconds(server.pid)
+            service_before = _services_cpu(pids)
             redis_before = cpu_seconds(redis_pid) if redis_pid is not None else None
             client_before = _children_cpu_seconds()
             result = subprocess.run(
@@ -120,7 +141,10 @@ def run_game(
             report = json.loads(result.stdout)
             decisions = report["decisions"]
             report["cpu_ms_per_decision"] = {
-                "service": _per_decision_ms(_cpu_delta(server.pid, service_before), decisions),
+                "service": _per_decision_ms(
+                    None if service_before is None else _services_cpu(pids) - service_before,
+                    decisions,
+                ),
                 # The client's own figure leaves out its start-up (imports); the
                 # child's whole CPU time is the fallback.
                 "client": _per_decision_ms(
@@ -130,11 +154,14 @@ def run_game(
                 "redis": _per_decision_ms(_cpu_delta(redis_pid, redis_before), decisions),
             }
             report["command"] = "roost " + shlex.join(command)
+            report["service_processes"] = processes
             reports.append(report)
         return reports
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
 
 
 def _lat(report: dict[str, Any], method: str) -> str:
@@ -150,11 +177,12 @@ def _cpu(report: dict[str, Any], part: str) -> str:
 
 
 def _service_busy(report: dict[str, Any]) -> str:
-    """The share of one core the service process used over the run."""
+    """The share of one core each service process used over the run (on average)."""
     value = report.get("cpu_ms_per_decision", {}).get("service")
     if value is None:
         return "-"
-    return f"{value * report['decisions_per_second'] / 1000:.2f}"
+    processes = report.get("service_processes", 1)
+    return f"{value * report['decisions_per_second'] / 1000 / processes:.2f}"
 
 
 def _ceiling(report: dict[str, Any]) -> str:
@@ -183,28 +211,33 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
         f"`python -m bench.tournament {shlex.join(argv)}`".replace(" `", "`"),
         f"on {machine()}, {os.cpu_count()} CPUs shared by Redis, the game service and the",
         "tournament client (each its own process). Bots are remote clients: their Watch",
-        "(include_legal) tells them when to act and what they may do, Apply's next_actions",
-        "chain their consecutive decisions; Legal is their recovery only (Legal calls per",
-        "decision). Latency is measured by the client, in milliseconds. CPU per decision is",
-        "the user + system time each process spent over the run divided by the decisions",
-        "applied: the game service (its Apply and the Watch streams of every seat; from",
-        "/proc), the tournament client (all its bots; its own reading, start-up left out)",
-        "and Redis (from /proc). Service busy: the share of one core the service process",
-        "used (CPU ms per decision x decisions/s); near 1.00 the single",
-        "service process is what limits the run, whatever the bots do. CPU ceiling: the",
-        "games/s the machine's cores would give if they ran nothing but these three",
-        "processes at the CPU per decision measured.",
+        "(include_legal, skip_own_events) tells them when to act and what they may do,",
+        "Apply's next_actions chain their consecutive decisions; Legal is their recovery",
+        "only (Legal calls per decision). Latency is measured by the client, in",
+        "milliseconds. CPU per decision is the user + system time each process spent over",
+        "the run divided by the decisions applied: the game service (its Apply and the",
+        "Watch streams of every seat, all its processes together; from /proc), the",
+        "tournament client (all its bots; its own reading, start-up left out) and Redis",
+        "(from /proc). Service busy: the share of one core each service process used (CPU",
+        "ms per decision x decisions/s / processes; the gRPC library's own threads count",
+        "too, so it can pass 1.00); near or above 1.00 the service is what limits the run,",
+        "whatever the bots do. CPU ceiling: the games/s the machine's cores would give if",
+        "they ran nothing but these processes at the CPU per decision measured. Service",
+        "processes above 1 are replicas on their own ports, the client spreading the games",
+        "over them in turn (`--service-processes`).",
         "",
-        "| game | players | games | concurrency | bots | games/s | decisions/s "
+        "| game | service processes | players | games | concurrency | bots | games/s "
+        "| decisions/s "
         "| Apply p50/p95/p99 | Legal calls per decision "
         "| CPU ms/decision: service / client / Redis | service busy | CPU ceiling games/s "
         "| errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in [r for r in reports if len(r["bots"]) == 1] or reports:
         errors = ", ".join(f"{k} {v}" for k, v in r["errors_by_code"].items()) or "none"
         lines.append(
-            f"| {r['game']} | {r['players']} | {r['games_finished']}/{r['games_requested']} "
+            f"| {r['game']} | {r.get('service_processes', 1)} | {r['players']} "
+            f"| {r['games_finished']}/{r['games_requested']} "
             f"| {r['concurrency']} | {','.join(r['bots'])} | {r['games_per_second']:.2f} "
             f"| {r['decisions_per_second']:.0f} | {_lat(r, 'Apply')} | {_legal_per_decision(r)} "
             f"| {_cpu(r, 'service')} / {_cpu(r, 'client')} / {_cpu(r, 'redis')} "
@@ -245,6 +278,18 @@ def section(reports: list[dict[str, Any]], argv: list[str], load: float | None =
     return "\n".join(lines)
 
 
+def _print_line(game: str, report: dict[str, Any]) -> None:
+    print(
+        f"{game:<15} {','.join(report['bots']):<14} x{report['service_processes']} "
+        f"{report['games_per_second']:7.2f} games/s "
+        f"{report['decisions_per_second']:8.0f} decisions/s  "
+        f"CPU ms/decision service {_cpu(report, 'service')} "
+        f"client {_cpu(report, 'client')} redis {_cpu(report, 'redis')}  "
+        f"service busy {_service_busy(report)}  errors {report['errors_by_code'] or 'none'}",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run and write the section."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -256,6 +301,14 @@ def main(argv: list[str] | None = None) -> int:
         "--duel-games", type=int, default=20, help="games of random vs greedy (0: none)"
     )
     parser.add_argument("--only", nargs="*", default=None, help="game names")
+    parser.add_argument(
+        "--service-processes",
+        type=int,
+        nargs="+",
+        default=[1],
+        metavar="P",
+        help="run each game's service as P processes (replicas; one run per value given)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(raw)
@@ -268,17 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         reports = []
         for entry in entries:
             redis_pid = local.process.pid if local is not None else None
-            for report in run_game(entry, redis_url, args, redis_pid):
-                print(
-                    f"{entry.name:<15} {','.join(report['bots']):<14} "
-                    f"{report['games_per_second']:7.2f} games/s "
-                    f"{report['decisions_per_second']:8.0f} decisions/s  "
-                    f"CPU ms/decision service {_cpu(report, 'service')} "
-                    f"client {_cpu(report, 'client')} redis {_cpu(report, 'redis')}  errors "
-                    f"{report['errors_by_code'] or 'none'}",
-                    flush=True,
-                )
-                reports.append(report)
+            for processes in args.service_processes:
+                for report in run_game(entry, redis_url, args, redis_pid, processes):
+                    _print_line(entry.name, report)
+                    reports.append(report)
     finally:
         if local is not None:
             local.stop()

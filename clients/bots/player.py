@@ -1,6 +1,8 @@
 """One bot playing one seat of one game, as a remote client.
 
-The bot follows the game's Watch stream with ``include_legal``: an event after
+The bot follows the game's Watch stream with ``include_legal`` and
+``skip_own_events`` (its own decisions' outcomes come in its Apply replies, so
+the stream carries only the other seats' events and the final one): an event after
 which its seat must decide carries the seat's legal actions (with score
 previews for the greedy policy), so the bot chooses and Applies at once, with
 that event's version as ``expected_version`` and a request id derived from
@@ -26,6 +28,7 @@ import asyncio
 import os
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +135,7 @@ class SeatBot:
         reply = await self._call("Score", self.m.ScoreRequest(game_id=self.game_id))
         return next((s.total for s in reply.scoreboard.seats if s.seat == self.seat), 0)
 
-    async def play_turns(self, offered: tuple[int, list[Any]] | None = None) -> bool:
+    async def play_turns(self, offered: tuple[int, Sequence[Any]] | None = None) -> bool:
         """Decide while asked, starting from ``offered`` (a version and the seat's
         legal actions there) when given; False once the game is over."""
         for _ in range(MAX_STALE_RETRIES):
@@ -142,15 +145,15 @@ class SeatBot:
             offered = None  # stale: recover with a fresh Legal
         return True
 
-    async def _legal(self) -> tuple[int, list[Any]]:
+    async def _legal(self) -> tuple[int, Sequence[Any]]:
         """The seat's legal actions now, by a Legal call (recovery only)."""
         reply = await self._call(
             "Legal",
             self.m.LegalRequest(game_id=self.game_id, with_score_preview=self.policy.wants_preview),
         )
-        return reply.version, list(reply.actions)
+        return reply.version, reply.actions
 
-    async def _play_turns_once(self, offered: tuple[int, list[Any]] | None) -> bool | None:
+    async def _play_turns_once(self, offered: tuple[int, Sequence[Any]] | None) -> bool | None:
         """Decide while asked; None when a stale version calls for a fresh look."""
         version, actions = offered if offered is not None else await self._legal()
         self.known_version = max(self.known_version, version)
@@ -188,7 +191,7 @@ class SeatBot:
             self.known_version = max(self.known_version, reply.version)
             if reply.status == FINISHED:
                 return False
-            version, actions = reply.version, list(reply.next_actions)
+            version, actions = reply.version, reply.next_actions
             view = reply.view if self.policy.wants_view else None
         return True
 
@@ -203,6 +206,7 @@ class SeatBot:
                     from_version=last,
                     include_legal=True,
                     with_score_preview=self.policy.wants_preview,
+                    skip_own_events=True,
                 ),
                 metadata=self.md,
             )
@@ -223,7 +227,7 @@ class SeatBot:
                         return self.result
                     if event.version < self.known_version or self.seat not in event.to_act:
                         continue
-                    offered = (event.version, list(item.legal)) if item.legal else None
+                    offered = (event.version, item.legal) if item.legal else None
                     if not await self.play_turns(offered):
                         self.result.finished = True
                         return self.result

@@ -8,6 +8,7 @@ object per (game, bot kind) (so the greedy fallback learns across games).
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,23 @@ from clients.bots.player import SeatBot, SeatResult
 from clients.games import supports_preview
 from clients.rpc import aio_channel
 from clients.stats import RpcStats
+
+#: Allocations between young-generation collections in a process of bots.
+YOUNG_COLLECTION_ALLOCATIONS = 20_000
+
+
+def tune_gc_for_bots() -> None:
+    """Set the garbage collector up for a process that runs many bots.
+
+    Every decision allocates hundreds of short-lived objects (messages and their
+    wrappers, coroutines, futures), nearly all freed by reference counting, so
+    collecting the young generation every 700 allocations (CPython's default)
+    costs a busy tournament client about a sixth of its CPU for almost nothing
+    found; every 20,000 keeps cyclic garbage small. What exists when it is called
+    (modules, generated classes) is frozen out of later collections."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, *gc.get_threshold()[1:])
 
 
 @dataclass(frozen=True, slots=True)

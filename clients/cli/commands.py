@@ -33,7 +33,7 @@ from rich.progress import (
 from rich.table import Table
 
 from clients import registry, sessions
-from clients.bots.pool import BotPool, BotSeat
+from clients.bots.pool import BotPool, BotSeat, tune_gc_for_bots
 from clients.cli import catalogue, render
 from clients.cli.interactive import InteractivePlayer
 from clients.cli.main import bot_spec
@@ -981,6 +981,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
     started = time.perf_counter()
     cpu_started = time.process_time()  # this process's CPU (all its bots), start-up excluded
     tournament = Tournament(config)
+    tune_gc_for_bots()
     interrupted = False
     try:
         if args.no_progress or args.json:

@@ -319,7 +319,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot kinds or policies (pkg.module:Class) in rotation, e.g. random,greedy,search",
     )
     tour.add_argument("--via-matchmaker", action="store_true", help="seat bots through tickets")
-    tour.add_argument("--target", help="game service address host:port")
+    tour.add_argument(
+        "--target",
+        help="game service address host:port (replicas: several, comma-separated; "
+        "games are spread over them in turn)",
+    )
     tour.add_argument("--matchmaker", help="matchmaker address host:port")
     tour.add_argument("--seed", type=int, default=0, help="base seed (game i gets seed + i)")
     tour.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")

@@ -1,6 +1,8 @@
 """Play K games with bots over gRPC, C at a time, and measure everything.
 
-Direct mode: each game is created with NewGame on the target game service; the
+Direct mode: each game is created with NewGame on the target game service (with
+several targets, replicas of one service, game ``i`` goes to target ``i mod n``,
+as a per-connection load balancer would spread them); the
 seats get bot kinds in rotation (game ``i`` seat ``s`` plays
 ``bots[(i + s) % len(bots)]``) so every kind sits in every seat equally often.
 
@@ -198,14 +200,19 @@ class Tournament:
         self.c = config
         self.info = registry.game(config.game)
         self.messages = self.info.messages()
-        self.address = self.info.address(config.target)
+        #: The game service's replicas (``target`` may list several, comma-separated).
+        self.addresses = [
+            self.info.address(t.strip() or None) for t in (config.target or "").split(",")
+        ]
+        self.address = self.addresses[0]
         self.results = Results(config)
         self.pool = BotPool(self.results.stats, seed=config.seed or None)
         self.on_game = on_game or (lambda _o: None)
 
     async def run(self) -> Results:
         """Play every game; returns the measurements."""
-        await _ready(self.address, f"{self.info.title} service")
+        for address in self.addresses:
+            await _ready(address, f"{self.info.title} service")
         if self.c.via_matchmaker:
             await _ready(registry.MATCHMAKER.address(self.c.matchmaker), "matchmaker")
         started = time.perf_counter()
@@ -222,16 +229,17 @@ class Tournament:
     # ------------------------------------------------------------ direct
 
     async def _run_direct(self) -> None:
-        stub = self.pool.stub(self.c.game, self.address)
         slots = asyncio.Semaphore(self.c.concurrency)
+        replicas = len(self.addresses)
 
         async def one(index: int) -> None:
+            address = self.addresses[index % replicas]
             async with slots:
-                await self._direct_game(stub, index)
+                await self._direct_game(self.pool.stub(self.c.game, address), address, index)
 
         await asyncio.gather(*(one(i) for i in range(self.c.games)))
 
-    async def _direct_game(self, stub: Any, index: int) -> None:
+    async def _direct_game(self, stub: Any, address: str, index: int) -> None:
         kinds = {s: self.c.bots[(index + s) % len(self.c.bots)] for s in range(self.c.players)}
         started = time.perf_counter()
         try:
@@ -246,7 +254,7 @@ class Tournament:
                 "NewGame", lambda: stub.NewGame(request, timeout=30)
             )
             seats = [
-                BotSeat(self.c.game, self.address, created.game_id, c.seat, c.token, kinds[c.seat])
+                BotSeat(self.c.game, address, created.game_id, c.seat, c.token, kinds[c.seat])
                 for c in created.credentials
             ]
             await self._play_and_score(stub, created.game_id, seats, kinds, started)

@@ -174,6 +174,9 @@ class GameServicer:
             self.m.LegalResponse: self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"],
             self.m.WatchResponse: self.m.WatchResponse.DESCRIPTOR.fields_by_name["legal"],
         }
+        watch_fields = self.m.WatchResponse.DESCRIPTOR.fields_by_name
+        self._watch_event_field = watch_fields["event"].number
+        self._watch_legal_field = watch_fields["legal"].number
         apply_fields = self.m.ApplyResponse.DESCRIPTOR.fields_by_name
         self._next_actions_field = apply_fields["next_actions"].number
         self._view_field = apply_fields["view"].number
@@ -737,7 +740,9 @@ class GameServicer:
         """The game's events after ``from_version``, then live ones, until the
         final event. A finished game watched from its last version or later
         ends at once; a version beyond a live game's current one is
-        OUT_OF_RANGE. A draining server ends the stream with UNAVAILABLE."""
+        OUT_OF_RANGE. A draining server ends the stream with UNAVAILABLE.
+        With ``skip_own_events`` a seat's stream leaves out the events of its
+        own decisions but the final one (the seat learnt them from Apply)."""
         if request.from_version < 0:
             raise errors.invalid_argument("from_version", "must not be negative")
         game_id, meta, seat = await self._caller(request, context, token_required=False)
@@ -750,13 +755,26 @@ class GameServicer:
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
         with_legal = request.include_legal and seat is not None
-        async with contextlib.aclosing(self.hub.events(game_id, request.from_version)) as feed:
+        skipped = seat if request.skip_own_events else None
+        events = self.hub.events(game_id, request.from_version, skip_seat=skipped)
+        async with contextlib.aclosing(events) as feed:
             async for batch in feed:
+                last = len(batch) - 1
                 for index, event_fields in enumerate(batch):
                     event = self._event(event_fields, seat)
-                    response = self.m.WatchResponse(event=event)
-                    latest = index == len(batch) - 1
+                    latest = index == last
                     asked = with_legal and seat in event.to_act
+                    if latest and asked and not request.include_view:
+                        known = self._known_legal_wire(
+                            game_id, event.version, seat, request.with_score_preview
+                        )
+                        if known is not None:
+                            yield (
+                                field_wire(self._watch_event_field, event.SerializeToString())
+                                + known
+                            )
+                            continue
+                    response = self.m.WatchResponse(event=event)
                     if latest and (request.include_view or asked):
                         version, state, _status, epochs = await self._load_with_epochs(
                             game_id, meta
@@ -775,6 +793,41 @@ class GameServicer:
                     yield response
                     if event.status == FINISHED:
                         return
+
+    def _known_legal_wire(
+        self, game_id: str, version: int, seat: int, preview: bool
+    ) -> bytes | None:
+        """``WatchResponse.legal`` of ``seat`` at ``version`` from this process's
+        memory alone, or None when that takes a read of the stored game.
+
+        Known only while ``version`` is the newest event this process has heard
+        of for the game (its watch feed's cursor): the seat's pending decision
+        is then the one it had at that event, as a read of the stored version
+        would tell, so the list is the event's. It comes from the legal cache
+        (Apply fills it for the seats it listed) or from the state this process
+        wrote at ``version`` (still in the state cache). Legal lists and score
+        previews at a version never change, so nothing here can be stale."""
+        if self.hub.cursor(game_id) != version:
+            return None
+        key = f"{game_id}:{version}:{seat}"
+        actions = self._legal_cache.get(key)
+        previews = self._legal_cache.get(f"{key}:preview") if preview else None
+        state = None
+        if actions is None or (preview and actions and previews is None):
+            cached = self._state_cache.get(game_id)
+            if cached is None or cached[0] != version:
+                return None
+            state = cached[1]
+        if actions is None:
+            actions = self._legal(game_id, version, state, seat)
+        if not actions:
+            return b""
+        if preview:
+            if previews is None:
+                previews = self._preview_scores(game_id, version, state, seat, actions)
+                self._legal_cache.put(f"{key}:preview", previews)
+            return self._legal_with_previews(self._watch_legal_field, actions, previews)
+        return self.codec.legal_wire(self._watch_legal_field, actions)
 
     # ---------------------------------------------------------------- GetLog
 

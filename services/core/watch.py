@@ -54,6 +54,18 @@ SUBSCRIBE_TIMEOUT_SECONDS = 5.0
 SUBSCRIBE_CHUNK = 500
 
 
+def is_own(event: StoredEvent, seat: str) -> bool:
+    """True for an event of ``seat``'s own decision (``seat`` as the stored ``s``
+    field's text) that is not the final one: what a watcher skipping its own
+    events leaves out."""
+    fields = event.fields
+    return fields["s"] == seat and fields["st"] != "FINISHED"
+
+
+def _without_own(events: list[StoredEvent], seat: str | None) -> list[StoredEvent]:
+    return events if seat is None else [e for e in events if not is_own(e, seat)]
+
+
 class HubClosed(Exception):
     """The hub is closing (the server drains): watchers resume elsewhere."""
 
@@ -64,7 +76,9 @@ class _Feed:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.channel = live_channel(game_id).encode()
-        self.queues: set[asyncio.Queue[Batch]] = set()
+        #: Each watcher's queue -> the seat whose own events it skips (the
+        #: ``s`` field's text), or None.
+        self.queues: dict[asyncio.Queue[Batch], str | None] = {}
         self.cursor = 0
         #: Set once the subscription is confirmed and the cursor is fixed.
         self.ready = asyncio.Event()
@@ -73,13 +87,15 @@ class _Feed:
         self.failure: BaseException | None = None
 
     def deliver(self, events: list[StoredEvent]) -> None:
-        """Pass events above the cursor, in order, to every watcher."""
+        """Pass events above the cursor, in order, to every watcher (not to one
+        that skips its seat's own events when they are all the batch holds)."""
         fresh = [event for event in events if event.version > self.cursor]
         if not fresh:
             return
         self.cursor = fresh[-1].version
-        for queue in self.queues:
-            queue.put_nowait(fresh)
+        for queue, skipped in self.queues.items():
+            if skipped is None or not all(is_own(event, skipped) for event in fresh):
+                queue.put_nowait(fresh)
 
     def end(self) -> None:
         """Tell every watcher the feed has ended."""
@@ -228,8 +244,12 @@ class EventHub:
 
     # ------------------------------------------------------------- watchers
 
-    async def events(self, game_id: str, after_version: int) -> AsyncIterator[list[StoredEvent]]:
+    async def events(
+        self, game_id: str, after_version: int, skip_seat: int | None = None
+    ) -> AsyncIterator[list[StoredEvent]]:
         """Batches of events above ``after_version``: the history first, then live.
+        With ``skip_seat``, without that seat's own events but the final one
+        (:func:`is_own`); a live batch that holds nothing else wakes nobody.
 
         Runs until the caller stops reading; raises :class:`HubClosed` when the
         hub closes. Use it with ``contextlib.aclosing`` so leaving early
@@ -237,11 +257,12 @@ class EventHub:
         """
         if self.closed:
             raise HubClosed()
+        skipped = None if skip_seat is None else str(skip_seat)
         queue: asyncio.Queue[Batch] = asyncio.Queue()
         feed = self.feeds.get(game_id)
         if feed is None:
             feed = self._open(game_id)
-        feed.queues.add(queue)
+        feed.queues[queue] = skipped
         try:
             await feed.ready.wait()
             if feed.failure is not None:
@@ -250,7 +271,9 @@ class EventHub:
             history = await self.store.events(game_id, after_version)
             if history:
                 last = history[-1].version
-                yield history
+                shown = _without_own(history, skipped)
+                if shown:
+                    yield shown
             while True:
                 batch = await queue.get()
                 if batch is None:
@@ -258,9 +281,11 @@ class EventHub:
                 fresh = [event for event in batch if event.version > last]
                 if fresh:
                     last = fresh[-1].version
-                    yield fresh
+                    shown = _without_own(fresh, skipped)
+                    if shown:
+                        yield shown
         finally:
-            feed.queues.discard(queue)
+            feed.queues.pop(queue, None)
             if not feed.queues and self.feeds.get(game_id) is feed:
                 self._close(feed)
 
@@ -297,6 +322,16 @@ class EventHub:
         subscriber = self._subscriber_for(feed.channel, create=False)
         if subscriber is not None:
             subscriber.unsubscribe(feed.channel)
+
+    def cursor(self, game_id: str) -> int | None:
+        """The newest version this process has passed on for the game (its
+        feed's cursor), or None when it is not known here: nobody watches the
+        game, its subscription is not confirmed yet, or a catch-up read is
+        under way."""
+        feed = self.feeds.get(game_id)
+        if feed is None or feed.held is not None or not feed.ready.is_set():
+            return None
+        return feed.cursor
 
     def watched_games(self) -> int:
         """How many games have watchers in this process."""
