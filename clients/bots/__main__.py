@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-from clients.bots.pool import BotPool, BotSeat
+from clients.bots.pool import BotPool, BotSeat, tune_gc_for_bots
 
 
 async def _main(seats: list[BotSeat]) -> int:
@@ -42,6 +42,7 @@ def main() -> int:
     """Read the seats from stdin and play them."""
     raw = json.load(sys.stdin)
     seats = [BotSeat(**entry) for entry in raw]
+    tune_gc_for_bots()
     return asyncio.run(_main(seats))
 
 

@@ -8,7 +8,8 @@
  *
  * The seat bot's contract (the same as the Python bots' of clients/bots):
  *
- * - it follows Watch with `includeLegal`: an event after which its seat must
+ * - it follows Watch with `includeLegal` and `skipOwnEvents` (its own
+ *   decisions' outcomes come in Apply's replies): an event after which its seat must
  *   decide carries the seat's legal actions, so it chooses and Applies at once,
  *   with the event's version as `expectedVersion`;
  * - one Apply per decision: while the Apply reply says the seat must decide
@@ -109,6 +110,8 @@ export class SeatBot {
             gameId: this.gameId,
             fromVersion: last,
             includeLegal: true,
+            // Its own decisions' outcomes come in Apply's replies.
+            skipOwnEvents: true,
             withScorePreview: this.policy.wantsPreview ?? false,
           },
           {

@@ -102,6 +102,7 @@ export interface GameRpc {
       includeView?: boolean;
       includeLegal?: boolean;
       withScorePreview?: boolean;
+      skipOwnEvents?: boolean;
     },
     options?: CallOptions,
   ): AsyncIterable<{ event?: Event; legal: LegalChoice[] }>;
