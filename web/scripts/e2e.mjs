@@ -50,6 +50,13 @@ const args = parseArgs(process.argv.slice(2));
 const base = args.base;
 /** Players per game: small tables keep the run short. */
 const TABLES = { skygarden: 2, wingspan: 2, birdscaping: 1, undertheleaves: 2 };
+/** Each game's proto service (the Connect path's first part). */
+const SERVICES = {
+  skygarden: "roost.skygarden.v1.SkyGarden",
+  wingspan: "roost.wingspan.v1.Wingspan",
+  birdscaping: "roost.birdscaping.v1.Birdscaping",
+  undertheleaves: "roost.undertheleaves.v1.UnderTheLeaves",
+};
 const MAX_CLICKS = 3000;
 /** The player's page is reloaded after this many clicks, a service restarted after RESTART_AT. */
 const RELOAD_AT = 8;
@@ -128,6 +135,47 @@ async function spectatorFollows(game, page, spectator, when) {
 async function noSecrets(game, spectator, when) {
   const shown = await spectator.locator(SECRETS).count();
   if (shown) failures.push(`${game}: ${when}, the spectator sees ${shown} hand/chooser/target elements`);
+}
+
+/** The game's final score as the service reports it (Score over Connect JSON, from the page). */
+async function serverScore(page, game, gameId) {
+  return page.evaluate(
+    async ([game, service, gameId]) => {
+      const endpoint = window.ROOST_CONFIG?.endpoints?.[game] ?? location.origin;
+      const reply = await fetch(`${endpoint}/${service}/Score`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ gameId }),
+      });
+      return reply.json();
+    },
+    [game, SERVICES[game], gameId],
+  );
+}
+
+/** A row header or category name, compared without case, underscores or extra spaces. */
+const normal = (text) => text.replace(/[_\s]+/g, " ").trim().toLowerCase();
+
+/** The final score board shows every category of the service's score, with each seat's
+ * points, and each seat's total (columns in the service's seat order). */
+async function checkScoreBoard(game, page, gameId) {
+  const score = await serverScore(page, game, gameId);
+  const seats = score.scoreboard?.seats ?? [];
+  const rows = await page.locator(".scoreboard.final tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((cell) => (cell.textContent ?? "").trim())),
+  );
+  const byHeader = new Map(rows.map((row) => [normal(row[0]), row.slice(1)]));
+  const names = [...new Set(seats.flatMap((seat) => (seat.categories ?? []).map((c) => c.name)))];
+  if (!names.length) failures.push(`${game}: the service's score has no categories: ${JSON.stringify(score)}`);
+  for (const name of names) {
+    const shown = byHeader.get(normal(name));
+    const expected = seats.map((seat) => String((seat.categories ?? []).find((c) => c.name === name)?.points ?? 0));
+    if (!shown) failures.push(`${game}: the score board has no row for "${name}"`);
+    else if (JSON.stringify(shown) !== JSON.stringify(expected)) failures.push(`${game}: "${name}" shows ${shown} but the service scores ${expected}`);
+  }
+  const totals = seats.map((seat) => String(seat.total ?? 0));
+  if (JSON.stringify(byHeader.get("total")) !== JSON.stringify(totals)) failures.push(`${game}: totals show ${byHeader.get("total")} but the service says ${totals}`);
+  return names.length;
 }
 
 /** Ask the caller to restart the game's service and wait for its answer. */
@@ -214,15 +262,48 @@ async function play(game, players) {
   const mine = await page.locator(".scoreboard.final tr.total").textContent({ timeout: 1000 }).catch(() => "");
   const theirs = await spectator.locator(".scoreboard.final tr.total").textContent({ timeout: 1000 }).catch(() => "");
   if (!mine || mine !== theirs) failures.push(`${game}: final totals differ: "${mine}" vs "${theirs}"`);
-  const categories = await page.locator(".scoreboard.final tbody tr").allTextContents();
-  const theirCategories = await spectator.locator(".scoreboard.final tbody tr").allTextContents();
-  if (categories.length < 3) failures.push(`${game}: the score board has ${categories.length} rows`);
-  if (JSON.stringify(categories) !== JSON.stringify(theirCategories)) failures.push(`${game}: the spectator's score board differs`);
+  const rows = await page.locator(".scoreboard.final tbody tr").allTextContents();
+  const theirRows = await spectator.locator(".scoreboard.final tbody tr").allTextContents();
+  if (JSON.stringify(rows) !== JSON.stringify(theirRows)) failures.push(`${game}: the spectator's score board differs`);
+  const categories = await checkScoreBoard(game, page, gameId);
   if (errors.length) failures.push(`${game}: page errors: ${errors.join("; ")}`);
   if (args.restart === game && !restarted) failures.push(`${game}: ended before the restart (${clicks} clicks)`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${game}: ${clicks} clicks in ${seconds} s, ${categories.length} score rows, reloaded ${reloaded}, restarted ${restarted}`);
+  console.log(`${game}: ${clicks} clicks in ${seconds} s, ${categories} score categories, reloaded ${reloaded}, restarted ${restarted}`);
   await context.close();
+}
+
+/** From the served page, the calls a browser needs cross-origin work against each game's
+ * browser endpoint (config.js's, or the page's origin): a Connect POST with a JSON body and
+ * the x-seat-token header (a CORS preflight) is answered, and its error is readable: a
+ * Connect error naming the ErrorInfo reason, not a network failure. */
+async function probeConnect() {
+  const page = await browser.newPage();
+  await page.goto(base);
+  for (const [game, service] of Object.entries(SERVICES)) {
+    const answer = await page.evaluate(
+      async ([game, service]) => {
+        const endpoint = window.ROOST_CONFIG?.endpoints?.[game] ?? location.origin;
+        try {
+          const reply = await fetch(`${endpoint}/${service}/Legal`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "connect-protocol-version": "1", "x-seat-token": "not-a-token" },
+            body: JSON.stringify({ gameId: "nosuchgame" }),
+          });
+          return { status: reply.status, body: await reply.json() };
+        } catch (err) {
+          return { error: String(err) };
+        }
+      },
+      [game, service],
+    );
+    const info = (answer.body?.details ?? []).find((d) => d.type === "google.rpc.ErrorInfo");
+    // ErrorInfo's first field is the reason, a string: read it from the message's bytes.
+    const reason = info ? (Buffer.from(info.value, "base64").toString("latin1").match(/ERROR_REASON_[A-Z_]+/) ?? [""])[0] : "";
+    if (answer.error || !answer.body?.code || !reason) failures.push(`connect: ${game}: ${JSON.stringify(answer)}`);
+    else console.log(`connect: ${game}: HTTP ${answer.status}, ${answer.body.code}, ${reason}`);
+  }
+  await page.close();
 }
 
 /** Queue through the matchmaker alone with bots filling the other seat; the page lands on the game. */
@@ -243,6 +324,13 @@ async function queue() {
 
 console.log(`seed ${args.seed}`);
 try {
+  if (!args.only.length || args.only.includes("connect")) {
+    try {
+      await probeConnect();
+    } catch (err) {
+      failures.push(`connect: ${String(err).split("\n")[0]}`);
+    }
+  }
   if (!args.only.length || args.only.includes("matchmaking")) {
     try {
       await queue();
