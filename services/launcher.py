@@ -117,9 +117,15 @@ def _start_web(browsers: dict[str, int | None]) -> WebServer | None:
     try:
         server = WebServer(WEB_DIST, ports, host, int(raw))
     except OSError as exc:
-        print(f"web             skipped: cannot listen on {host}:{raw}: {exc}", flush=True)
-        return None
-    print(f"web             {server.url()}  (the web app, {WEB_DIST.name})", flush=True)
+        if host != "[::]":
+            print(f"web             skipped: cannot listen on {host}:{raw}: {exc}", flush=True)
+            return None
+        try:  # a machine without IPv6: every IPv4 address instead
+            server = WebServer(WEB_DIST, ports, "0.0.0.0", int(raw))
+        except OSError as exc4:
+            print(f"web             skipped: cannot listen on port {raw}: {exc4}", flush=True)
+            return None
+    print(f"web             {server.url()}  (the web app)", flush=True)
     return server
 
 
