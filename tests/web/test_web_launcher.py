@@ -48,6 +48,7 @@ def launch(env_overrides: dict[str, str]) -> tuple[subprocess.Popen[str], str, d
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,  # its own process group: stop() can end all it started
     )
     assert process.stdout is not None
     seen: list[str] = []
@@ -59,12 +60,15 @@ def launch(env_overrides: dict[str, str]) -> tuple[subprocess.Popen[str], str, d
 
 
 def stop(process: subprocess.Popen[str]) -> None:
+    """Ctrl-C, as a person stops ``make run``; if it has not stopped in a minute, end its
+    whole process group (its Redis and services too) so that nothing outlives the test."""
     process.send_signal(signal.SIGINT)
     try:
-        process.wait(timeout=30)
+        assert process.wait(timeout=60) == 0
     except subprocess.TimeoutExpired:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        raise AssertionError("the launcher did not stop within a minute of Ctrl-C") from None
 
 
 @pytest.fixture(scope="module")
