@@ -14,7 +14,7 @@ GEN_STAMP := $(GEN)/.stamp
 .PHONY: help venv proto service-protos ts-client api-release run test test-fast lint bench clean
 
 help:
-	@echo "make run    - start Redis (embedded unless REDIS_URL is set) and every service"
+	@echo "make run    - start Redis (embedded unless REDIS_URL is set), every service and the web app"
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make lint   - ruff, buf lint and buf breaking (the API against the last release)"
 	@echo "make ts-client - install the TypeScript client's packages and generate its stubs"
@@ -37,7 +37,13 @@ $(GEN_STAMP): $(STAMP) $(PROTOS) $(REGISTRY) tools/gen_protos.py
 
 proto: $(GEN_STAMP)
 
+# The web app is built first when Node.js 20+ and npm are there (make web: only
+# what is stale); the launcher serves web/dist and prints its address.
+NODE_OK := command -v npm >/dev/null 2>&1 && node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null
+
 run: proto
+	@if $(NODE_OK); then $(MAKE) --no-print-directory web || echo "web: the build failed; the web app is served only if an earlier build exists"; \
+	else echo "web: skipped (building the web app needs Node.js 20 or later and npm)"; fi
 	$(PY) -m services.launcher
 
 test: proto

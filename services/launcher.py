@@ -6,6 +6,12 @@ port + 1000; Connect and gRPC-Web for browsers on port + 2000), prints where eac
 listens, and on Ctrl-C (or SIGTERM) stops everything cleanly: services first
 (they drain), then Redis.
 
+When the web app is built (``web/dist``; ``make run`` builds it first when
+Node.js is there), it is served on port 8080 (``PORT_WEB``; ``off`` for none)
+with a ``config.js`` pointing the page at every service's browser port: the
+launcher prints its address (``web  http://localhost:8080/``). See
+:mod:`services.webapp`.
+
 The services' JSON log lines go to one file per service in ``.roost/logs/``
 (``ROOST_LOG_DIR`` to choose another directory), so a terminal where
 ``roost play`` draws stays readable; ``--log-to-terminal`` (or
@@ -30,6 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from services.core.config import CONNECT_PORT_OFFSET
 from services.core.redis_server import LocalRedis, port_is_free, start_local_redis
 from services.registry import SERVICES, ServiceEntry
+from services.webapp import DEFAULT_WEB_PORT, WEB_DIST, WebServer, missing_build
 
 REDIS_DEFAULT_PORT = 6379
 DEFAULT_LOG_DIR = ".roost/logs"
@@ -43,7 +50,7 @@ def log_dir(argv: list[str]) -> Path | None:
     return Path(os.environ.get("ROOST_LOG_DIR") or DEFAULT_LOG_DIR)
 
 
-def _wait_healthy(entry: ServiceEntry, port: int, timeout: float = 30.0) -> bool:
+def wait_healthy(entry: ServiceEntry, port: int, timeout: float = 30.0) -> bool:
     deadline = time.monotonic() + timeout
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = health_pb2_grpc.HealthStub(channel)
@@ -88,6 +95,40 @@ def _browser_port(port: int) -> int | None:
     return browser if browser <= 65535 and port_is_free(browser) else None
 
 
+def _start_web(browsers: dict[str, int | None]) -> WebServer | None:
+    """Serve the built web app (see :mod:`services.webapp`) and print its
+    address, or print in one line why it is not served."""
+    raw = os.environ.get("PORT_WEB", str(DEFAULT_WEB_PORT)).strip().lower()
+    if raw == "off":
+        return None
+    if not raw.isdigit():
+        print(f"web             skipped: PORT_WEB={raw!r} is not a port number", flush=True)
+        return None
+    why = missing_build(WEB_DIST)
+    ports = {name: port for name, port in browsers.items() if port is not None}
+    if why is None and not ports:
+        why = "no service has a browser port"
+    if why is None and not port_is_free(int(raw)):
+        why = f"port {raw} is in use (PORT_WEB to choose another)"
+    if why is not None:
+        print(f"web             skipped: {why}", flush=True)
+        return None
+    host = os.environ.get("HOST", "[::]")
+    try:
+        server = WebServer(WEB_DIST, ports, host, int(raw))
+    except OSError as exc:
+        if host != "[::]":
+            print(f"web             skipped: cannot listen on {host}:{raw}: {exc}", flush=True)
+            return None
+        try:  # a machine without IPv6: every IPv4 address instead
+            server = WebServer(WEB_DIST, ports, "0.0.0.0", int(raw))
+        except OSError as exc4:
+            print(f"web             skipped: cannot listen on port {raw}: {exc4}", flush=True)
+            return None
+    print(f"web             {server.url()}  (the web app)", flush=True)
+    return server
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stack until interrupted; exit status 0 on a clean stop."""
     args = sys.argv[1:] if argv is None else argv
@@ -116,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     children: list[tuple[ServiceEntry, subprocess.Popen[bytes]]] = []
     browsers: dict[str, int | None] = {}
     log_files: list[IO[bytes]] = []
+    web: WebServer | None = None
     stopping = False
 
     def request_stop(_signum: int, _frame: FrameType | None) -> None:
@@ -151,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             children.append((entry, process))
         for entry, process in children:
             port = _port(entry)
-            healthy = _wait_healthy(entry, port)
+            healthy = wait_healthy(entry, port)
             state = "ready" if healthy else f"NOT READY (exit {process.poll()})"
             browser = browsers[entry.name]
             print(
@@ -159,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"metrics :{port + 1000}  browser {f':{browser}' if browser else 'off'}  {state}",
                 flush=True,
             )
+        web = _start_web(browsers)
         if logs is not None:
             print(
                 f"logs            {logs}/<service>.log  (--log-to-terminal or "
@@ -173,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                     stopping = True
             time.sleep(0.2)
     finally:
+        if web is not None:
+            web.stop()
         for _entry, process in children:  # first, even if stdout is gone
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)

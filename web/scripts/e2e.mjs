@@ -1,42 +1,206 @@
 // End-to-end: plays a game of each kind against bots in headless Chromium,
-// through the page only (lobby form, clicks on the board and the chooser),
-// with a second page watching as a spectator and a reload in the middle.
+// through the page only (the lobby form, clicks on the board and the chooser).
+// For each game:
+// - the game is created from the lobby with every other seat a bot;
+// - it is played to the end by clicking what the page offers (a board target or
+//   a choice, picked by a seeded generator among the visible, enabled ones);
+// - a second page watches as a spectator: it shows the same moves as the player's
+//   page while the game runs, never a hand, a chooser or a target, and the same
+//   final score board;
+// - the player's page is reloaded in the middle and resumes the game;
+// - optionally a game service is restarted in the middle (see --restart): both
+//   pages reconnect by themselves and the game goes on;
+// - the final score board lists every category, with the same totals on both pages.
+// Then it queues through the matchmaker with bots filling the other seat.
 //
-// Then queues through the matchmaker with bots filling the other seat.
-//
-// Usage: node scripts/e2e.mjs <base url of the served app> [game ... | matchmaking]
+// Usage: node scripts/e2e.mjs <base url of the served app> [options] [game ... | matchmaking]
+//   --out DIR        where screenshots go (default test-results/e2e)
+//   --update-docs    also copy each game's mid-game board to ../docs/screenshots/<game>.png
+//   --restart GAME   in GAME's game, print "RESTART <game>" on stdout and wait for one line on
+//                    stdin (the caller restarts that game's service, then answers)
+//   --seed N         the click generator's seed (default: E2E_SEED or 1)
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const OUT = join(WEB, "test-results", "e2e");
-const [base, ...only] = process.argv.slice(2);
-if (!base) throw new Error("usage: node scripts/e2e.mjs <base url> [game ...]");
-const TABLES = { skygarden: 2, wingspan: 2, birdscaping: 1, undertheleaves: 2 };
-const MAX_CLICKS = 3000;
+const DOCS = join(WEB, "..", "docs", "screenshots");
 
-mkdirSync(OUT, { recursive: true });
+/** The command line: the base URL, options and the games to play. */
+function parseArgs(argv) {
+  const args = { base: "", out: join(WEB, "test-results", "e2e"), updateDocs: false, restart: "", seed: Number(process.env.E2E_SEED ?? 1), only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--out") args.out = argv[++i];
+    else if (arg === "--update-docs") args.updateDocs = true;
+    else if (arg === "--restart") args.restart = argv[++i];
+    else if (arg === "--seed") args.seed = Number(argv[++i]);
+    else if (!args.base) args.base = arg;
+    else args.only.push(arg);
+  }
+  if (!args.base) throw new Error("usage: node scripts/e2e.mjs <base url> [--out DIR] [--update-docs] [--restart GAME] [--seed N] [game ...]");
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const base = args.base;
+/** Players per game: small tables keep the run short. */
+const TABLES = { skygarden: 2, wingspan: 2, birdscaping: 1, undertheleaves: 2 };
+/** Each game's proto service (the Connect path's first part). */
+const SERVICES = {
+  skygarden: "roost.skygarden.v1.SkyGarden",
+  wingspan: "roost.wingspan.v1.Wingspan",
+  birdscaping: "roost.birdscaping.v1.Birdscaping",
+  undertheleaves: "roost.undertheleaves.v1.UnderTheLeaves",
+};
+const MAX_CLICKS = 3000;
+/** The player's page is reloaded after this many clicks, a service restarted after RESTART_AT. */
+const RELOAD_AT = 8;
+const RESTART_AT = 16;
+/** Give up when nothing was clickable for this long (ms). */
+const IDLE_LIMIT_MS = 60000;
+const OFFERED = ".target:visible, .chooser button.choice:visible:enabled";
+const SECRETS = ".hand, [aria-label='Hand'], .chooser:not(.waiting), .target";
+
+mkdirSync(args.out, { recursive: true });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 const failures = [];
+const stdin = createInterface({ input: process.stdin });
+const lines = stdin[Symbol.asyncIterator]();
 
-/** Click one thing the page offers: a board target or a chooser option, at random. */
+/** Mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = generator(args.seed);
+
+/** Click one thing the page offers (a board target or a choice); false when there is none
+ * or it went away before the click (the page re-renders as others move). The visibility
+ * and enabledness are checked by the locator, so the click itself skips Playwright's
+ * actionability waits, which cost seconds on a loaded machine; it is still a real mouse
+ * click at the element's centre. */
 async function clickSomething(page) {
-  const options = page.locator(".target, .chooser button.choice");
+  const options = page.locator(OFFERED);
   const n = await options.count();
   if (!n) return false;
-  // The page re-renders as others move: an option may be gone by the time it is clicked.
   return options
-    .nth(Math.floor(Math.random() * n))
-    .click({ timeout: 2000 })
+    .nth(Math.floor(random() * n))
+    .click({ timeout: 2000, force: true })
     .then(() => true)
     .catch(() => false);
 }
 
+/** The lines of a page's move log. */
+async function moveLog(page) {
+  return page.locator(".log li").allTextContents();
+}
+
+/** The spectator's log shows the player's moves: the newest lines (as many as both pages
+ * have; a page's log starts when it was opened) are the same, except the player's own secret
+ * decisions, which the spectator sees as "(a secret decision)". */
+function sameMoves(mine, theirs) {
+  const k = Math.min(mine.length, theirs.length, 6);
+  if (!k) return false;
+  const a = mine.slice(-k);
+  const b = theirs.slice(-k);
+  return a.every((line, i) => line === b[i] || b[i].endsWith("(a secret decision)"));
+}
+
+/** Wait until the spectator's log shows the same moves as the player's. */
+async function spectatorFollows(game, page, spectator, when) {
+  const deadline = Date.now() + 15000;
+  let mine = [];
+  let theirs = [];
+  while (Date.now() < deadline) {
+    mine = await moveLog(page);
+    theirs = await moveLog(spectator);
+    if (sameMoves(mine, theirs)) return;
+    await page.waitForTimeout(200);
+  }
+  failures.push(`${game}: ${when}, the spectator's moves differ: ${JSON.stringify(mine.slice(-3))} vs ${JSON.stringify(theirs.slice(-3))}`);
+}
+
+/** The spectator page shows no hand, chooser or target. */
+async function noSecrets(game, spectator, when) {
+  const shown = await spectator.locator(SECRETS).count();
+  if (shown) failures.push(`${game}: ${when}, the spectator sees ${shown} hand/chooser/target elements`);
+}
+
+/** The game's final score as the service reports it (Score over Connect JSON, from the page). */
+async function serverScore(page, game, gameId) {
+  return page.evaluate(
+    async ([game, service, gameId]) => {
+      const endpoint = window.ROOST_CONFIG?.endpoints?.[game] ?? location.origin;
+      const reply = await fetch(`${endpoint}/${service}/Score`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ gameId }),
+      });
+      return reply.json();
+    },
+    [game, SERVICES[game], gameId],
+  );
+}
+
+/** A row header or category name, compared without case, underscores or extra spaces. */
+const normal = (text) => text.replace(/[_\s]+/g, " ").trim().toLowerCase();
+
+/** The final score board shows every category of the service's score, with each seat's
+ * points, and each seat's total (columns in the service's seat order). */
+async function checkScoreBoard(game, page, gameId) {
+  const score = await serverScore(page, game, gameId);
+  const seats = score.scoreboard?.seats ?? [];
+  const rows = await page.locator(".scoreboard.final tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.children].map((cell) => (cell.textContent ?? "").trim())),
+  );
+  const byHeader = new Map(rows.map((row) => [normal(row[0]), row.slice(1)]));
+  const names = [...new Set(seats.flatMap((seat) => (seat.categories ?? []).map((c) => c.name)))];
+  if (!names.length) failures.push(`${game}: the service's score has no categories: ${JSON.stringify(score)}`);
+  for (const name of names) {
+    const shown = byHeader.get(normal(name));
+    const expected = seats.map((seat) => String((seat.categories ?? []).find((c) => c.name === name)?.points ?? 0));
+    if (!shown) failures.push(`${game}: the score board has no row for "${name}"`);
+    else if (JSON.stringify(shown) !== JSON.stringify(expected)) failures.push(`${game}: "${name}" shows ${shown} but the service scores ${expected}`);
+  }
+  const totals = seats.map((seat) => String(seat.total ?? 0));
+  if (JSON.stringify(byHeader.get("total")) !== JSON.stringify(totals)) failures.push(`${game}: totals show ${byHeader.get("total")} but the service says ${totals}`);
+  return names.length;
+}
+
+/** Ask the caller to restart the game's service and wait for its answer. */
+async function restartService(game) {
+  console.log(`RESTART ${game}`);
+  const answer = await lines.next();
+  if (answer.done) throw new Error("stdin closed while waiting for the restart");
+}
+
+/** What a page's header and notice say (for failure messages). */
+async function status(page) {
+  const connection = (await page.locator(".connection").allTextContents()).join(" ");
+  const notice = (await page.locator(".notice").allTextContents()).join(" ");
+  return `connection "${connection}", notice "${notice}"`;
+}
+
+/** Wait for a page's connection status to say "live" again. */
+async function live(game, page, who) {
+  await page
+    .waitForSelector(".connection.live", { timeout: 30000 })
+    .catch(async () => failures.push(`${game}: the ${who} page did not reconnect after the restart (${await status(page)})`));
+}
+
 async function play(game, players) {
+  const started = Date.now();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors = [];
@@ -47,52 +211,99 @@ async function play(game, players) {
   await page.dispatchEvent("#ng-players", "change");
   await page.click("form.new-game button[type=submit]");
   await page.waitForSelector(".board", { timeout: 20000 });
-  const url = page.url();
-  const gameId = url.split("/").pop();
+  const gameId = page.url().split("/").pop();
   const spectator = await context.newPage();
+  spectator.on("pageerror", (e) => errors.push(`spectator: ${String(e)}`));
   await spectator.goto(`${base}#/watch/${game}/${gameId}`);
   await spectator.waitForSelector(".board");
   let clicks = 0;
+  let idleSince = Date.now();
   let reloaded = false;
-  let idle = 0;
+  let restarted = false;
   while (clicks < MAX_CLICKS) {
     if (await page.locator(".scoreboard.final").count()) break;
-    const notice = (await page.locator(".notice").textContent()) ?? "";
-    if (notice && !/Someone moved|no longer on offer/.test(notice) && !notice.startsWith("The server")) {
+    const notice = (await page.locator(".notice").allTextContents()).join(" ").trim();
+    if (notice && !/Someone moved|no longer on offer|reconnecting/.test(notice) && !notice.startsWith("The server")) {
       failures.push(`${game}: notice "${notice}"`);
       break;
     }
+    if (!reloaded && clicks >= RELOAD_AT) {
+      reloaded = true;
+      await spectatorFollows(game, page, spectator, "mid-game");
+      await noSecrets(game, spectator, "mid-game");
+      await page.screenshot({ path: join(args.out, `${game}-mid.png`) });
+      await spectator.screenshot({ path: join(args.out, `${game}-mid-spectator.png`) });
+      if (args.updateDocs) copyFileSync(join(args.out, `${game}-mid.png`), join(DOCS, `${game}.png`));
+      await page.reload();
+      await page.waitForSelector(".board");
+    }
+    if (!restarted && args.restart === game && clicks >= RESTART_AT) {
+      restarted = true;
+      await restartService(game);
+      await live(game, page, "player's");
+      await live(game, spectator, "spectator's");
+    }
     if (await clickSomething(page)) {
       clicks++;
-      idle = 0;
-      if (clicks === 10 && !reloaded) {
-        await page.screenshot({ path: join(OUT, `${game}-mid.png`), fullPage: true });
-        await page.reload();
-        await page.waitForSelector(".board");
-        reloaded = true;
-      }
+      idleSince = Date.now();
+    } else if (Date.now() - idleSince > IDLE_LIMIT_MS) {
+      failures.push(`${game}: nothing to click for a minute (${await status(page)})`);
+      break;
     } else {
-      idle++;
-      if (idle > 600) {
-        failures.push(`${game}: nothing to click for a minute`);
-        break;
-      }
+      await page.waitForTimeout(100);
     }
-    await page.waitForTimeout(100);
   }
   await page.waitForSelector(".scoreboard.final", { timeout: 30000 }).catch(() => failures.push(`${game}: no final score board after ${clicks} clicks`));
   await spectator.waitForSelector(".scoreboard.final", { timeout: 30000 }).catch(() => failures.push(`${game}: the spectator never saw the end`));
-  if (await spectator.locator(".hand, .chooser").count()) failures.push(`${game}: the spectator sees a hand or choices`);
-  await page.screenshot({ path: join(OUT, `${game}-end.png`), fullPage: true });
-  await spectator.screenshot({ path: join(OUT, `${game}-spectator.png`), fullPage: true });
+  await noSecrets(game, spectator, "at the end");
+  await spectatorFollows(game, page, spectator, "at the end");
+  await page.screenshot({ path: join(args.out, `${game}-end.png`), fullPage: true });
+  await spectator.screenshot({ path: join(args.out, `${game}-spectator.png`), fullPage: true });
   const mine = await page.locator(".scoreboard.final tr.total").textContent({ timeout: 1000 }).catch(() => "");
   const theirs = await spectator.locator(".scoreboard.final tr.total").textContent({ timeout: 1000 }).catch(() => "");
-  if (mine !== theirs) failures.push(`${game}: final totals differ: ${mine} vs ${theirs}`);
-  const categories = await page.locator(".scoreboard.final tbody tr").count();
-  if (categories < 3) failures.push(`${game}: score board has ${categories} rows`);
+  if (!mine || mine !== theirs) failures.push(`${game}: final totals differ: "${mine}" vs "${theirs}"`);
+  const rows = await page.locator(".scoreboard.final tbody tr").allTextContents();
+  const theirRows = await spectator.locator(".scoreboard.final tbody tr").allTextContents();
+  if (JSON.stringify(rows) !== JSON.stringify(theirRows)) failures.push(`${game}: the spectator's score board differs`);
+  const categories = await checkScoreBoard(game, page, gameId);
   if (errors.length) failures.push(`${game}: page errors: ${errors.join("; ")}`);
-  console.log(`${game}: ${clicks} clicks, reloaded ${reloaded}`);
+  if (args.restart === game && !restarted) failures.push(`${game}: ended before the restart (${clicks} clicks)`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`${game}: ${clicks} clicks in ${seconds} s, ${categories} score categories, reloaded ${reloaded}, restarted ${restarted}`);
   await context.close();
+}
+
+/** From the served page, the calls a browser needs cross-origin work against each game's
+ * browser endpoint (config.js's, or the page's origin): a Connect POST with a JSON body and
+ * the x-seat-token header (a CORS preflight) is answered, and its error is readable: a
+ * Connect error naming the ErrorInfo reason, not a network failure. */
+async function probeConnect() {
+  const page = await browser.newPage();
+  await page.goto(base);
+  for (const [game, service] of Object.entries(SERVICES)) {
+    const answer = await page.evaluate(
+      async ([game, service]) => {
+        const endpoint = window.ROOST_CONFIG?.endpoints?.[game] ?? location.origin;
+        try {
+          const reply = await fetch(`${endpoint}/${service}/Legal`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "connect-protocol-version": "1", "x-seat-token": "not-a-token" },
+            body: JSON.stringify({ gameId: "nosuchgame" }),
+          });
+          return { status: reply.status, body: await reply.json() };
+        } catch (err) {
+          return { error: String(err) };
+        }
+      },
+      [game, service],
+    );
+    const info = (answer.body?.details ?? []).find((d) => d.type === "google.rpc.ErrorInfo");
+    // ErrorInfo's first field is the reason, a string: read it from the message's bytes.
+    const reason = info ? (Buffer.from(info.value, "base64").toString("latin1").match(/ERROR_REASON_[A-Z_]+/) ?? [""])[0] : "";
+    if (answer.error || !answer.body?.code || !reason) failures.push(`connect: ${game}: ${JSON.stringify(answer)}`);
+    else console.log(`connect: ${game}: HTTP ${answer.status}, ${answer.body.code}, ${reason}`);
+  }
+  await page.close();
 }
 
 /** Queue through the matchmaker alone with bots filling the other seat; the page lands on the game. */
@@ -111,8 +322,16 @@ async function queue() {
   await page.close();
 }
 
+console.log(`seed ${args.seed}`);
 try {
-  if (!only.length || only.includes("matchmaking")) {
+  if (!args.only.length || args.only.includes("connect")) {
+    try {
+      await probeConnect();
+    } catch (err) {
+      failures.push(`connect: ${String(err).split("\n")[0]}`);
+    }
+  }
+  if (!args.only.length || args.only.includes("matchmaking")) {
     try {
       await queue();
     } catch (err) {
@@ -120,7 +339,7 @@ try {
     }
   }
   for (const [game, players] of Object.entries(TABLES)) {
-    if (only.length && !only.includes(game)) continue;
+    if (args.only.length && !args.only.includes(game)) continue;
     try {
       await play(game, players);
     } catch (err) {
@@ -128,6 +347,7 @@ try {
     }
   }
 } finally {
+  stdin.close();
   await browser.close();
 }
 if (failures.length) {
