@@ -8,7 +8,10 @@
  * 2. `window.ROOST_CONFIG.baseUrl` for every service;
  * 3. the page's own origin. Connect paths name the service
  *    (`/roost.wingspan.v1.Wingspan/Apply`), so one origin can route every
- *    service, which is how `make run` serves the app.
+ *    service, which is how a production Ingress serves the app.
+ *
+ * `make run` serves a generated `config.js` naming each service's browser
+ * port on the page's host (docs/WEB.md).
  *
  * `protocol` picks the wire protocol: "connect" (default) or "grpc-web".
  */

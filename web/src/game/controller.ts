@@ -229,8 +229,12 @@ export class GameController {
             { gameId: this.model.gameId, expectedVersion, requestId: id, choice: { case: "actionId", value: actionId } },
             asSeat(this.token, this.abort.signal),
           );
-          // The stream brings the next choices with the event of this move.
-          const change: Partial<GameModel> = { chooser: undefined, choiceVersion: undefined, notice: undefined };
+          // The stream brings the next choices with the event of this move,
+          // and may bring them before this reply: those are kept.
+          const answered = this.model.choiceVersion === expectedVersion;
+          const change: Partial<GameModel> = answered
+            ? { chooser: undefined, choiceVersion: undefined, notice: undefined }
+            : { notice: undefined };
           if (reply.version > this.model.version) {
             Object.assign(change, { version: reply.version, toAct: reply.toAct });
             if (reply.view) change.view = reply.view;
