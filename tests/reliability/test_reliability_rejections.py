@@ -105,6 +105,7 @@ def test_an_unknown_enum_number_in_a_typed_action_is_invalid_argument(
     outcome = fleet.send("structured", apply, request.SerializeToString(),
                          ((TOKEN_METADATA_KEY, token),))  # fmt: skip
     assert outcome.code == grpc.StatusCode.INVALID_ARGUMENT
+    fleet.direct_requests += 1
     with pytest.raises(grpc.RpcError) as caught:
         fleet.channel("wingspan").unary_unary(
             apply.path, request_serializer=ws.ApplyRequest.SerializeToString
@@ -120,6 +121,7 @@ def _matchmaker(fleet: Fleet, method: str, request: object) -> grpc.RpcError:
         f"/roost.matchmaking.v1.Matchmaker/{method}",
         request_serializer=lambda m: m.SerializeToString(),
     )
+    fleet.direct_requests += 1
     with pytest.raises(grpc.RpcError) as caught:
         call(request, timeout=10)
     return caught.value
