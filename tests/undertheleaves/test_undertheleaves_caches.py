@@ -150,7 +150,8 @@ def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed()
     no handed-out dict is ever changed afterwards."""
     import copy
 
-    from services.undertheleaves.rules.engine import _build_garden_view, _totals, pieces
+    from services.undertheleaves.rules.scoring import pieces, totals
+    from services.undertheleaves.rules.view import build_garden_view
 
     reused = rebuilt = 0
     for seed in range(8):
@@ -161,10 +162,10 @@ def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed()
         while not ENGINE.is_over(state):
             view = ENGINE.view(state, None)
             counts = [pieces(garden) for garden in state.gardens]
-            totals = _totals(counts)
+            seat_totals = totals(counts)
             shown_gardens = view["gardens"]
             for owner, (garden, shown) in enumerate(zip(state.gardens, shown_gardens, strict=True)):
-                assert shown == _build_garden_view(owner, garden, counts[owner], totals[owner])
+                assert shown == build_garden_view(owner, garden, counts[owner], seat_totals[owner])
                 if previous is not None and previous[owner] is shown:
                     reused += 1
                 else:
@@ -216,20 +217,20 @@ def test_the_kept_garden_view_lists_equal_fresh_ones_after_every_decision():
     lists of a copy of the garden with no caches, and a list handed out never changes."""
     import copy
 
-    from services.undertheleaves.rules.engine import _garden_parts
+    from services.undertheleaves.rules.view import garden_parts
 
     grown = 0
     handed_out = []
     for _state, garden in random_gardens():
         before = garden.view_parts
-        parts = _garden_parts(garden)
+        parts = garden_parts(garden)
         fresh = st.Garden(
             list(garden.tiles),
             list(garden.bee_sectors),
             dict(garden.hummingbirds),
             list(garden.dwellers),
         )
-        assert parts == _garden_parts(fresh)
+        assert parts == garden_parts(fresh)
         same_birds = before is not None and before[1] is garden.hummingbirds
         if same_birds and before[0] < len(garden.tiles):
             grown += 1

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import NamedTuple
 
+from services.undertheleaves.rules.caches import KEPT
 from services.undertheleaves.rules.catalogue import FACES, PUDDLE, TILES, Face, Space
 
 Cell = int
@@ -427,6 +428,8 @@ BOARD_CACHE_SIZE = 512
 def board_for(tiles: list[PlacedTile]) -> Board:
     """A board of ``tiles`` (a fresh copy: the caller may add tiles to it)."""
     key = tuple(tiles)
+    if not KEPT["board_memo"]:
+        return Board(key)
     board = _BOARDS.pop(key, None)
     if board is None:
         board = Board(key)

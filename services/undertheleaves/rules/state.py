@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from services.core.engine import jsonstate
 from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position, board_for
+from services.undertheleaves.rules.caches import KEPT
 
 TAKE_TILE = "take_tile"
 PLACE_TILE = "place_tile"
@@ -109,6 +110,9 @@ class Garden:
     def encoded(self) -> Any:
         """The garden as a JSON fragment for :func:`encode`, built again only when
         its version changed (its tiles, in turn, once per tile count)."""
+        if not KEPT["garden_json"]:
+            birds = sorted(self.hummingbirds.items())
+            return [self.tiles, self.bee_sectors, birds, self.dwellers]
         version = self.version()
         cached = self.garden_json
         if cached is None or cached[0] != version:
@@ -139,6 +143,8 @@ class Garden:
 
     def get_board(self) -> Board:
         """The garden's board, built on first use and kept while no tile is added."""
+        if not KEPT["board"]:
+            return Board(tuple(self.tiles))
         board = self.board
         if board is None or board.count != len(self.tiles):
             board = self.board = board_for(self.tiles)
@@ -147,7 +153,7 @@ class Garden:
     def frontier(self) -> tuple[list[Position], set[Position]]:
         """Empty positions sharing a side with a tile (sorted), and the occupied ones."""
         cached = self.frontier_cache
-        if cached is None or cached[0] != len(self.tiles):
+        if cached is None or cached[0] != len(self.tiles) or not KEPT["frontier"]:
             taken = {(t.x, t.y) for t in self.tiles}
             free = sorted({(x + dx, y + dy) for x, y in taken for dx, dy in _SIDES} - taken)
             cached = self.frontier_cache = (len(self.tiles), free, taken)
@@ -155,8 +161,11 @@ class Garden:
 
     def place(self, placed: PlacedTile) -> None:
         """Add a tile, keeping the board and the frontier up to date."""
+        if not KEPT["board"]:
+            self.tiles.append(placed)
+            return
         board = self.get_board()
-        cached = self.frontier_cache
+        cached = self.frontier_cache if KEPT["frontier"] else None
         self.tiles.append(placed)
         board.add(placed)
         if cached is not None and cached[0] == len(self.tiles) - 1:
