@@ -5,6 +5,10 @@ counting instructions per Apply with callgrind (deterministic, unlike timings).
         python -m bench.apply_instructions REDIS_URL 0
     (the same with 1)
 
+With ``--plain CACHE ...`` the named caches of the engine
+(``services/<game>/rules/caches.py``) are switched to their plain paths for
+the whole run: the difference against the run without is what the cache saves.
+
 The run with 1 plays 32 more games than the run with 0 (each run plays two
 rounds first, to warm the caches); the difference of the two totals divided by
 the Applies of those games (printed by ``--count``) is the figure recorded in
@@ -58,6 +62,9 @@ def main() -> None:
     parser.add_argument("measure", type=int, choices=(0, 1), nargs="?", default=0)
     parser.add_argument("--game", default="undertheleaves")
     parser.add_argument("--count", action="store_true", help="print the measured Applies")
+    parser.add_argument(
+        "--plain", nargs="*", default=[], help="engine caches to switch to their plain paths"
+    )
     args = parser.parse_args()
     spec = __import__(f"services.{args.game}.service", fromlist=["SPEC"]).SPEC
     recorded = {
@@ -76,7 +83,12 @@ def main() -> None:
             await play(servicer, spec, recorded[first], first)
         await servicer.store.client.aclose()
 
-    asyncio.run(run())
+    if args.plain:
+        caches = __import__(f"services.{args.game}.rules.caches", fromlist=["plain"])
+        with caches.plain(*args.plain):
+            asyncio.run(run())
+    else:
+        asyncio.run(run())
 
 
 if __name__ == "__main__":
