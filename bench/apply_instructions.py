@@ -5,6 +5,12 @@ counting instructions per Apply with callgrind (deterministic, unlike timings).
         python -m bench.apply_instructions REDIS_URL 0
     (the same with 1)
 
+Faster, one run: ``valgrind --tool=callgrind --instr-atstart=no
+--collect-atstart=no --callgrind-out-file=/dev/null python -m
+bench.apply_instructions REDIS_URL 0 --window`` plays the two warm-up rounds
+uninstrumented and counts only the measured round (``bench.callgrind_window``):
+valgrind's "Collected" total divided by the Applies ``--count`` prints.
+
 With ``--plain CACHE ...`` the named caches of the engine
 (``services/<game>/rules/caches.py``) are switched to their plain paths for
 the whole run: the difference against the run without is what the cache saves.
@@ -27,6 +33,7 @@ from typing import Any
 from roost.common.v1 import common_pb2
 
 import bench.apply_breakdown as breakdown
+from bench.callgrind_window import window
 from services.core.config import Settings
 from services.core.logging import configure
 
@@ -63,6 +70,11 @@ def main() -> None:
     parser.add_argument("--game", default="undertheleaves")
     parser.add_argument("--count", action="store_true", help="print the measured Applies")
     parser.add_argument(
+        "--window",
+        action="store_true",
+        help="count only the measured round (run with measure 0; see bench.callgrind_window)",
+    )
+    parser.add_argument(
         "--plain", nargs="*", default=[], help="engine caches to switch to their plain paths"
     )
     args = parser.parse_args()
@@ -81,6 +93,9 @@ def main() -> None:
         servicer = breakdown.build_servicer(spec, Settings.from_env(spec.default_port))
         for first in ROUNDS[: 2 + args.measure]:
             await play(servicer, spec, recorded[first], first)
+        if args.window:
+            with window():
+                await play(servicer, spec, recorded[ROUNDS[-1]], ROUNDS[-1])
         await servicer.store.client.aclose()
 
     if args.plain:

@@ -63,8 +63,8 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
 
 
 def lies_inside(record: BeeSector, group: Group) -> bool:
-    """Whether the bee sector ``record`` lies inside ``group``, the sector that now
-    holds its first cell.
+    """Bees (ambiguity 3): whether the bee sector ``record`` lies inside
+    ``group``, the sector that now holds its first cell.
 
     A record is a snapshot of a sector's cells, and sectors only grow (a cell
     never changes, so cells once connected stay connected): the sector holding a
@@ -81,6 +81,7 @@ def lies_inside(record: BeeSector, group: Group) -> bool:
 
 
 def _colour_then_anchor(item: tuple[str, int, BeeSector]) -> tuple[str, int]:
+    """The order bee sectors are kept in: by colour, then by first cell."""
     return (item[0], item[1])
 
 
@@ -103,8 +104,8 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
 
 
 def settle_hummingbirds(counts: dict[Position, int], board: Board) -> dict[Position, int]:
-    """Hummingbird counts after a placement: they only ever increase. ``counts``
-    is never changed: a new dict when a count rose, else the very same one
+    """Hummingbirds (ambiguity 4): the counts after a placement; they only ever
+    increase. ``counts`` is never changed: a new dict when a count rose, else the very same one
     (the garden's caches then see it unchanged at once)."""
     settled = counts
     for position, target in hummingbird_targets(board).items():

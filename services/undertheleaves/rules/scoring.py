@@ -15,7 +15,7 @@ _MAJORITY_KEYS = tuple((family, f"{family}_majority") for family in FAMILIES)
 
 
 def pieces(garden: Garden) -> dict[str, int]:
-    """Scoring, one point per piece: the garden's pieces by kind (bees,
+    """End of the Game, one point per piece: the garden's pieces by kind (bees,
     hummingbirds and each dweller family)."""
     bees = 0
     for record in garden.bee_sectors:
@@ -66,8 +66,8 @@ def score(state: State, final: bool) -> ScoreBoard:
 
     Total = bees + hummingbirds + dwellers + 2 per family where the seat has
     the most pieces of that family (ties all get it; a top of 0 gives
-    nothing). Ties are broken by hummingbirds, then bees, then shared
-    (rulebook "End of the game and scoring").
+    nothing, ambiguity 11). Ties are broken by hummingbirds, then bees, then
+    shared (End of the Game; ambiguity 12).
     """
     counts = [pieces(g) for g in state.gardens]
     seats = []

@@ -32,8 +32,9 @@ BOOL_OPTIONS = (
 
 
 def parse_options(options: Mapping[str, Any]) -> tuple[Options, Any]:
-    """The rule variants and the dweller-card choice; an unknown option or a
-    variant that is not true or false is an OptionError."""
+    """Setup, options: the rule variants (ambiguities 1, 3 and 7) and the
+    dweller-card choice; an unknown option or a variant that is not true or
+    false is an OptionError."""
     unknown = sorted(set(options) - {*BOOL_OPTIONS, "dwellers"})
     if unknown:
         raise OptionError(unknown[0], "unknown option")
@@ -67,9 +68,10 @@ def choose_cards(spec: Any, rng: Rng) -> tuple[str, str, str]:
 
 
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
-    """Setup: the bag holds the player count's number of garden tiles (the rest
-    leave the game unseen), the market shows 3 of them, each seat gets a start
-    tile, and a first seat is drawn."""
+    """Setup (ambiguity 13 and the numbers of ``game.json``): the bag holds the
+    player count's number of garden tiles (the rest leave the game unseen), the
+    market shows 3 of them, each seat gets a start tile, and a first seat is
+    drawn."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise OptionError("players", f"must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     flags, dwellers = parse_options(options)

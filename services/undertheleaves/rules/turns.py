@@ -20,7 +20,8 @@ from services.undertheleaves.rules.state import State
 
 
 def take_tile(state: State, args: dict[str, Any]) -> None:
-    """Turn step 1: take one of the market's tiles (``NO_SUCH_SLOT`` otherwise)."""
+    """Phase 1: Placing a garden tile: first take one of the 3 market tiles
+    (``NO_SUCH_SLOT`` otherwise)."""
     slot = args["slot"]
     if not 0 <= slot < len(state.market):
         raise IllegalAction("NO_SUCH_SLOT", f"the market has slots 0 to {len(state.market) - 1}")
@@ -29,10 +30,10 @@ def take_tile(state: State, args: dict[str, Any]) -> None:
 
 
 def place_tile(state: State, args: dict[str, Any]) -> None:
-    """Turn step 2, placement: the tile goes on a free position sharing a full
+    """Phase 1: Placing a garden tile: the tile goes on a free position sharing a full
     side with a placed tile, in one of its distinct orientations (flipped only
     if the game allows it, ambiguity 1); then bees and hummingbirds settle
-    (ambiguities 3 and 4) and the dwellers arrive."""
+    (ambiguities 3 and 4) and the dwellers arrive (Phase 2)."""
     x, y, rotation, flipped = args["x"], args["y"], args["rotation"], args["flipped"]
     if rotation not in ROTATIONS:
         raise IllegalAction("BAD_ROTATION", "rotation must be 0, 90, 180 or 270")
@@ -67,7 +68,7 @@ def place_tile(state: State, args: dict[str, Any]) -> None:
 
 
 def place_dweller(state: State, args: dict[str, Any]) -> None:
-    """Dwellers, a real choice (ambiguity 6): the seat puts the pending card's
+    """Garden Dwellers, a real choice (ambiguity 10): the seat puts the pending card's
     piece on one of the places offered, then the remaining cards resolve."""
     if args["card"] != state.pending_card:
         raise IllegalAction("WRONG_CARD", f"the pending choice is for {state.pending_card}")
@@ -89,7 +90,8 @@ def place_dweller(state: State, args: dict[str, Any]) -> None:
 
 
 def dweller_options(state: State) -> list[Placement]:
-    """Where the pending card's piece may go in the current seat's garden."""
+    """Garden Dwellers: where the pending card's piece may go in the current
+    seat's garden (only the active seat's garden is checked)."""
     garden = state.gardens[state.current]
     return options_for(
         state.pending_card, garden.get_board(), garden.dwellers, state.turn, state.options
@@ -97,8 +99,9 @@ def dweller_options(state: State) -> list[Placement]:
 
 
 def dwellers_arrive(state: State, board: Board, first_card: int) -> None:
-    """Dwellers arrive in card order (leaf, puddle, mushroom), from ``first_card``
-    on; the turn stops at the first real choice (ambiguity 6), else ends."""
+    """Phase 2: Possible arrival of new beings: dwellers arrive in card order
+    (leaf, puddle, mushroom), from ``first_card``
+    on; the turn stops at the first real choice (ambiguity 5), else ends."""
     garden = state.gardens[state.current]
     for card in state.cards[first_card:]:
         if resolve(card, board, garden.dwellers, state.turn, state.options):
@@ -108,8 +111,8 @@ def dwellers_arrive(state: State, board: Board, first_card: int) -> None:
 
 
 def end_turn(state: State) -> None:
-    """End of a turn: refill the market; when it cannot be refilled the game
-    ends (ambiguity 2)."""
+    """End of Turn: refill the market and pass to the next seat clockwise; End
+    of the Game when it cannot be refilled (ambiguity 2)."""
     state.turn += 1
     state.pending_card = ""
     if not state.bag:
