@@ -1,15 +1,16 @@
 """The engine's shortcuts give exactly what the plain computations give.
 
 Boards grown tile by tile equal boards built at once; the lone-option shortcut
-of ``resolve`` equals the general algorithm; decode parses afresh and the board
-memo hands out independent copies; cached actions are shared but legal lists are not.
+of ``resolve`` equals the general algorithm; decode parses afresh; cached
+actions are shared but legal lists are not. (Each cache's plain path is also
+checked whole, over random games, in test_undertheleaves_modules.py.)
 """
 
 from undertheleaves_builder import ENGINE, play_legal, random_decisions
 
 from services.core.engine import Rng
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import Board, board_for
+from services.undertheleaves.rules.board import Board
 from services.undertheleaves.rules.catalogue import CARDS, CARDS_BY_FAMILY
 from services.undertheleaves.rules.dwellers import options_for, resolve
 from services.undertheleaves.rules.state import Dweller, Options
@@ -122,17 +123,6 @@ def test_decode_is_parse_and_hands_out_independent_states():
     assert second.gardens[0].tiles is not first.gardens[0].tiles
 
 
-def test_the_board_memo_hands_out_copies_that_grow_on_their_own():
-    state = ENGINE.setup(2, {}, seed=3)
-    for _ in range(6):
-        play_legal(state, state.current, pick=3)
-    tiles = state.gardens[0].tiles
-    one, two = board_for(tiles), board_for(tiles)
-    assert one is not two and summary(one) == summary(two) == summary(Board(tiles))
-    one.add(state.gardens[1].tiles[1]._replace(x=9, y=9))  # a handed-out copy grows
-    assert summary(board_for(tiles)) == summary(Board(tiles))
-
-
 def test_legal_lists_are_fresh_and_their_actions_shared():
     state = ENGINE.setup(2, {}, seed=3)
     seat = state.current
@@ -209,34 +199,6 @@ def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
             assert kept == fresh
             checked += 1
     assert checked > 500
-
-
-def test_the_kept_garden_view_lists_equal_fresh_ones_after_every_decision():
-    """A garden's tile, bee-sector and dweller View lists are grown from the kept ones
-    while the hummingbirds stay the same dict: after every decision they equal the
-    lists of a copy of the garden with no caches, and a list handed out never changes."""
-    import copy
-
-    from services.undertheleaves.rules.view import garden_parts
-
-    grown = 0
-    handed_out = []
-    for _state, garden in random_gardens():
-        before = garden.view_parts
-        parts = garden_parts(garden)
-        fresh = st.Garden(
-            list(garden.tiles),
-            list(garden.bee_sectors),
-            dict(garden.hummingbirds),
-            list(garden.dwellers),
-        )
-        assert parts == garden_parts(fresh)
-        same_birds = before is not None and before[1] is garden.hummingbirds
-        if same_birds and before[0] < len(garden.tiles):
-            grown += 1
-        handed_out.append((parts, copy.deepcopy(parts)))
-    assert grown > 0
-    assert all(lists == snapshot for lists, snapshot in handed_out)
 
 
 def test_settling_bees_and_hummingbirds_keeps_what_did_not_change():

@@ -18,20 +18,14 @@ from contextlib import contextmanager
 KEPT: dict[str, bool] = {
     # A garden's board (cells, sectors, puddles, blocks), grown one tile at a time.
     "board": True,
-    # Boards of recently decoded gardens, by tile sequence (copies handed out).
-    "board_memo": True,
     # A garden's frontier (free positions beside its tiles), kept sorted in place.
     "frontier": True,
     # take_tile / place_tile actions built once, with their arguments checked once.
     "actions": True,
     # View dicts of placed tiles, pieces, market slots and cards, built once per value.
     "part_views": True,
-    # A garden's View lists (tiles, bee sectors, dwellers), grown from the last ones.
-    "view_lists": True,
     # A garden's piece counts and View dict, reused while the garden is unchanged.
     "garden_view": True,
-    # The seats' totals, reused while no garden's counts changed.
-    "totals": True,
     # A garden's stored JSON (and its tiles'), kept as fragments between encodings.
     "garden_json": True,
 }

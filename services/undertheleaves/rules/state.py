@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from services.core.engine import jsonstate
-from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position, board_for
+from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position
 from services.undertheleaves.rules.caches import KEPT
 
 TAKE_TILE = "take_tile"
@@ -96,9 +96,6 @@ class Garden:
 
     #: Cache: (the garden's version, the garden as a JSON fragment).
     garden_json: tuple[tuple[Any, ...], Any] | None = field(default=None, compare=False, repr=False)
-    #: Cache: the View lists of the tiles, bee sectors and dwellers, each with
-    #: what it was built from (see ``engine._garden_parts``).
-    view_parts: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     def version(self) -> tuple[Any, ...]:
         """What the garden's pieces, view and encoding depend on, cheaply: the
@@ -147,7 +144,7 @@ class Garden:
             return Board(tuple(self.tiles))
         board = self.board
         if board is None or board.count != len(self.tiles):
-            board = self.board = board_for(self.tiles)
+            board = self.board = Board(tuple(self.tiles))
         return board
 
     def frontier(self) -> tuple[list[Position], set[Position]]:
@@ -209,11 +206,6 @@ class State:
     rng: int
     #: The tile taken from the market, to be placed now ("" if none).
     taken_tile: str = ""
-    #: Cache: (the gardens' piece counts, the seats' totals) of the last view;
-    #: the counts dicts are kept per garden version (``engine._garden_counts``).
-    totals_cache: tuple[list[dict[str, int]], list[int]] | None = field(
-        default=None, compare=False, repr=False
-    )
 
 
 _OPTIONS: dict[tuple[bool, bool, bool], Options] = {}

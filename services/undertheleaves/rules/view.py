@@ -5,12 +5,11 @@ protos/roost/undertheleaves/v1/types.proto.
 Views are read-only values: the parts that did not change since the last view
 are the very same dicts, which the service's view encoder recognises by
 identity (``GameSpec.view_parts_shared``). The caches behind that are named in
-:mod:`caches` (``part_views``, ``view_lists``, ``garden_view``, ``totals``).
+:mod:`caches` (``part_views``, ``garden_view``).
 """
 
 from __future__ import annotations
 
-import operator
 from functools import cache, lru_cache
 from typing import Any
 
@@ -176,60 +175,19 @@ def build_garden_view(
 
 
 def garden_parts(garden: Garden) -> tuple[list[Any], list[Any], list[Any]]:
-    """The View lists of a garden's tiles, bee sectors and dwellers, kept in
-    ``garden.view_parts`` with what each was built from. Tiles and dwellers are
-    only ever appended: while the hummingbirds are the very same dict, a longer
-    list is the kept one plus the new tiles' (or dwellers') views. A list is
-    never changed once handed out: growing makes a new one."""
+    """The View lists of a garden's tiles, bee sectors and dwellers (new lists;
+    the dicts in them are shared, built once per immutable value)."""
     if KEPT["part_views"]:
         tile_view, sector_view, dweller_view = _tile_view, _bee_sector_view, _dweller_view
     else:
         tile_view, sector_view = _build_tile_view, _build_bee_sector_view
         dweller_view = _build_dweller_view
-    tiles, birds = garden.tiles, garden.hummingbirds
-    sectors, dwellers = garden.bee_sectors, garden.dwellers
-    kept = garden.view_parts if KEPT["view_lists"] else None
-    if kept is None:
-        kept = (0, None, [], None, [], 0, [])
-    tile_count, kept_birds, tile_views, kept_sectors, sector_views = kept[:5]
-    dweller_count, dweller_views = kept[5:]
-    if kept_birds is not birds or tile_count > len(tiles):
-        tile_count, tile_views = 0, []
-    if tile_count != len(tiles):
-        get = birds.get
-        tile_views = tile_views + [
-            tile_view(placed, get((placed[1], placed[2]), 0)) for placed in tiles[tile_count:]
-        ]
-    if kept_sectors is not sectors:
-        sector_views = [sector_view(b) for b in sectors]
-    if dweller_count > len(dwellers):
-        dweller_count, dweller_views = 0, []
-    if dweller_count != len(dwellers):
-        dweller_views = dweller_views + [dweller_view(d) for d in dwellers[dweller_count:]]
-    if KEPT["view_lists"]:
-        garden.view_parts = (
-            len(tiles),
-            birds,
-            tile_views,
-            sectors,
-            sector_views,
-            len(dwellers),
-            dweller_views,
-        )
-    return tile_views, sector_views, dweller_views
-
-
-def _seat_totals(state: State, counts: list[dict[str, int]]) -> list[int]:
-    """The seats' totals (``scoring.totals``), reused while every garden's counts
-    are the very dicts of the last view (``state.totals_cache``)."""
-    if not KEPT["totals"]:
-        return totals(counts)
-    kept = state.totals_cache
-    if kept is not None and all(map(operator.is_, kept[0], counts)):
-        return kept[1]
-    result = totals(counts)
-    state.totals_cache = (counts, result)
-    return result
+    get = garden.hummingbirds.get
+    return (
+        [tile_view(placed, get((placed[1], placed[2]), 0)) for placed in garden.tiles],
+        [sector_view(record) for record in garden.bee_sectors],
+        [dweller_view(record) for record in garden.dwellers],
+    )
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -239,7 +197,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     choosing = state.phase == st.PLACE_DWELLER
     counts = [_garden_counts(g) for g in state.gardens]
-    seat_totals = _seat_totals(state, counts)
+    seat_totals = totals(counts)
     options = state.options
     taken = state.taken_tile
     part_views = KEPT["part_views"]
