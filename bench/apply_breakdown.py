@@ -270,7 +270,7 @@ def main() -> None:
         *rows,
     ]
     cache_lines = [
-        "## Engine caches against their plain paths",
+        "## Engine caches against their plain paths, in CPU time",
         "",
         f"Command: `python -m bench.apply_breakdown --count {args.count} --rounds "
         f"{args.rounds}` ({machine()}). CPU µs per Apply of the whole handler (as in the "
@@ -287,7 +287,7 @@ def main() -> None:
     if not args.no_write:
         if not args.caches_only:
             write_section("breakdown", "\n".join(lines))
-        write_section("engine-caches", "\n".join(cache_lines))
+        write_section("breakdown-caches", "\n".join(cache_lines))
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def test_decode_is_parse_and_hands_out_independent_states():
     assert st.encode(st.parse(data)) == data
     first = ENGINE.decode(data)
     play_legal(first, first.current)
-    first.gardens[0].hummingbirds[(9, 9)] = 3
+    first.gardens[0].hummingbirds = (((9, 9), 3),)
     second = ENGINE.decode(data)
     assert ENGINE.encode(second) == data != ENGINE.encode(first)
     assert second.gardens[0].tiles is not first.gardens[0].tiles
@@ -203,19 +203,19 @@ def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
 
 def test_settling_bees_and_hummingbirds_keeps_what_did_not_change():
     """Bees and hummingbirds (ambiguities 3 and 4) settle into new objects only when a
-    count changed: otherwise the very list and dict come back (the garden's caches
-    rely on that), and the ones given are never changed."""
+    count changed: otherwise the very tuples come back (the garden's caches then
+    see them unchanged at once)."""
     from services.undertheleaves.rules.creatures import settle_bees, settle_hummingbirds
 
     kept = changed = 0
     for state, garden in random_gardens():
         board = garden.get_board()
-        sectors, birds = list(garden.bee_sectors), dict(garden.hummingbirds)
+        sectors, birds = garden.bee_sectors, garden.hummingbirds
         again_sectors = settle_bees(garden.bee_sectors, board, state.options)
         again_birds = settle_hummingbirds(garden.hummingbirds, board)
         assert again_sectors == sectors and again_birds == birds  # settled already
         assert again_sectors is garden.bee_sectors and again_birds is garden.hummingbirds
-        emptied = settle_hummingbirds({}, board)
+        emptied = settle_hummingbirds((), board)
         if birds:
             assert emptied == birds and emptied is not birds
             changed += 1

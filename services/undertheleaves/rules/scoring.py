@@ -22,7 +22,7 @@ def pieces(garden: Garden) -> dict[str, int]:
         bees += record.bees
     counts = {
         "bees": bees,
-        "hummingbirds": sum(garden.hummingbirds.values()),
+        "hummingbirds": sum([birds for _, birds in garden.hummingbirds]),
         "leaf": 0,
         "puddle": 0,
         "mushroom": 0,

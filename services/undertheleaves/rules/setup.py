@@ -90,7 +90,7 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
         cards=cards,
         bag=bag,
         market=market,
-        gardens=[Garden(tiles=[PlacedTile(starts[seat], 0, 0)]) for seat in range(players)],
+        gardens=[Garden(tiles=(PlacedTile(starts[seat], 0, 0),)) for seat in range(players)],
         first_seat=first,
         current=first,
         turn=0,

@@ -83,9 +83,8 @@ def place_dweller(state: State, args: dict[str, Any]) -> None:
     if chosen is None:
         raise IllegalAction("NOT_A_DWELLER_OPTION", f"({args['x']}, {args['y']}) is not offered")
     garden = state.gardens[state.current]
-    garden.dwellers.append(
-        st.Dweller(state.pending_card, chosen.anchor, tuple(sorted(chosen.cells)), state.turn)
-    )
+    piece = st.Dweller(state.pending_card, chosen.anchor, tuple(sorted(chosen.cells)), state.turn)
+    garden.dwellers = (*garden.dwellers, piece)
     dwellers_arrive(state, garden.get_board(), first_card=state.cards.index(state.pending_card))
 
 
@@ -104,7 +103,11 @@ def dwellers_arrive(state: State, board: Board, first_card: int) -> None:
     on; the turn stops at the first real choice (ambiguity 5), else ends."""
     garden = state.gardens[state.current]
     for card in state.cards[first_card:]:
-        if resolve(card, board, garden.dwellers, state.turn, state.options):
+        held = list(garden.dwellers)
+        choice = resolve(card, board, held, state.turn, state.options)
+        if len(held) != len(garden.dwellers):
+            garden.dwellers = tuple(held)
+        if choice:
             state.phase, state.pending_card = st.PLACE_DWELLER, card
             return
     end_turn(state)

@@ -182,7 +182,7 @@ def garden_parts(garden: Garden) -> tuple[list[Any], list[Any], list[Any]]:
     else:
         tile_view, sector_view = _build_tile_view, _build_bee_sector_view
         dweller_view = _build_dweller_view
-    get = garden.hummingbirds.get
+    get = dict(garden.hummingbirds).get
     return (
         [tile_view(placed, get((placed[1], placed[2]), 0)) for placed in garden.tiles],
         [sector_view(record) for record in garden.bee_sectors],
