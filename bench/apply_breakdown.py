@@ -277,7 +277,9 @@ def main() -> None:
         "table above), with each of the engine's caches and with that one cache switched "
         "to its plain path (`services/<game>/rules/caches.py`); each side is the least of "
         f"{args.rounds} alternating rounds of {args.count} games, every round on fresh "
-        "seeds. A cache stays only where its plain path costs more.",
+        "seeds. On a busy machine these figures spread by ±15%; whether a cache stays is "
+        "decided on the instruction counts of 'Engine caches against their plain paths' "
+        "(`bench.cache_instructions`).",
         "",
         "| game | players | cache | handler, cached | handler, *plain* | plain − cached "
         "| relative |",
