@@ -1,6 +1,6 @@
 """Each engine cache against its plain path, in instructions per Apply.
 
-    python -m bench.cache_instructions [--games undertheleaves wingspan] [--no-write]
+    python -m bench.cache_instructions [--games GAME ...] [--no-write]
 
 For each game with a ``services/<game>/rules/caches.py``, runs
 ``bench.apply_instructions --window`` under callgrind (a local Redis, started
@@ -47,7 +47,7 @@ def applies(url: str, game: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="*", default=["undertheleaves", "wingspan"])
+    parser.add_argument("--games", nargs="*", default=["undertheleaves", "wingspan", "skygarden"])
     parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
     args = parser.parse_args()
     local = start_local_redis()
