@@ -77,7 +77,7 @@ def main() -> None:
         f"{PAYS:.0%} more, here or in the engine's random games (`bench.engine_instructions "
         "--plain`: Wingspan's legal list, which the flow works out anyway to spot a lone "
         "option, saves a sixth of a random game's instructions, 16.3M to 13.6M per 2-player "
-        "game).",
+        "game; Sky Garden's labelled actions save 3.6%, 61.4M to 59.3M).",
         "",
         "| game | cache | with every cache | this one *plain* | plain costs |",
         "|---|---|---:|---:|---:|",
