@@ -5,6 +5,16 @@ counting instructions per Apply with callgrind (deterministic, unlike timings).
         python -m bench.apply_instructions REDIS_URL 0
     (the same with 1)
 
+Faster, one run: ``valgrind --tool=callgrind --instr-atstart=no
+--collect-atstart=no --callgrind-out-file=/dev/null python -m
+bench.apply_instructions REDIS_URL 0 --window`` plays the two warm-up rounds
+uninstrumented and counts only the measured round (``bench.callgrind_window``):
+valgrind's "Collected" total divided by the Applies ``--count`` prints.
+
+With ``--plain CACHE ...`` the named caches of the engine
+(``services/<game>/rules/caches.py``) are switched to their plain paths for
+the whole run: the difference against the run without is what the cache saves.
+
 The run with 1 plays 32 more games than the run with 0 (each run plays two
 rounds first, to warm the caches); the difference of the two totals divided by
 the Applies of those games (printed by ``--count``) is the figure recorded in
@@ -23,6 +33,7 @@ from typing import Any
 from roost.common.v1 import common_pb2
 
 import bench.apply_breakdown as breakdown
+from bench.callgrind_window import window
 from services.core.config import Settings
 from services.core.logging import configure
 
@@ -58,6 +69,14 @@ def main() -> None:
     parser.add_argument("measure", type=int, choices=(0, 1), nargs="?", default=0)
     parser.add_argument("--game", default="undertheleaves")
     parser.add_argument("--count", action="store_true", help="print the measured Applies")
+    parser.add_argument(
+        "--window",
+        action="store_true",
+        help="count only the measured round (run with measure 0; see bench.callgrind_window)",
+    )
+    parser.add_argument(
+        "--plain", nargs="*", default=[], help="engine caches to switch to their plain paths"
+    )
     args = parser.parse_args()
     spec = __import__(f"services.{args.game}.service", fromlist=["SPEC"]).SPEC
     recorded = {
@@ -74,9 +93,17 @@ def main() -> None:
         servicer = breakdown.build_servicer(spec, Settings.from_env(spec.default_port))
         for first in ROUNDS[: 2 + args.measure]:
             await play(servicer, spec, recorded[first], first)
+        if args.window:
+            with window():
+                await play(servicer, spec, recorded[ROUNDS[-1]], ROUNDS[-1])
         await servicer.store.client.aclose()
 
-    asyncio.run(run())
+    if args.plain:
+        caches = __import__(f"services.{args.game}.rules.caches", fromlist=["plain"])
+        with caches.plain(*args.plain):
+            asyncio.run(run())
+    else:
+        asyncio.run(run())
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from tests.view_values import _containers
 pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
 #: Caches of view values (read-only dicts and lists shared by design between views).
-VIEW_CACHES = ("view_cache", "view_parts", "totals_cache")
+VIEW_CACHES = ("view_cache",)
 
 
 def positions(games: int, every: int = 5) -> Iterator[st.State]:

@@ -19,7 +19,8 @@ from services.wingspan.rules import acts
 from services.wingspan.rules.cards import N_BASE, NB, NBONUS
 from services.wingspan.rules.engine import bonus_cards, deck_birds
 from services.wingspan.rules.hidden import clone
-from services.wingspan.rules.state import OVER, P_PLACE, PLAY_PHASE, SETUP, State
+from services.wingspan.rules.scenario import birds_being_placed
+from services.wingspan.rules.state import OVER, PLAY_PHASE, SETUP, State
 from tests.wingspan.test_wingspan_invariants import _check
 from tests.wingspan.wingspan_helpers import E, bird, owl_decision
 
@@ -64,7 +65,7 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
     for p in range(n):
         present |= set(s.hands[p]) | set(s.setup_birds[p])
         present |= {b for row in s.rows[p] for b in row}
-    present |= {task.bird for task in s.stack if task.code == P_PLACE}
+    present |= set(birds_being_placed(s))
     tucked = [b for b in deck_birds(s.options) if b not in present]  # gone, unseen
     places = (
         [t.bird_deck, t.bird_discard]
@@ -77,7 +78,7 @@ def scramble(s: State, seat: int | None, r: random.Random) -> State:
         size = len(place)
         place[:] = unseen[:size]
         del unseen[:size]
-    offer_seen = me >= 0 and s.bonus_offer and s.phase == PLAY_PHASE and s.stack[-1].seat == me
+    offer_seen = me >= 0 and s.bonus_offer and s.phase == PLAY_PHASE and E.to_act(s) == [me]
     bplaces = [t.bonus_deck, t.bonus_discard] + [t.setup_bonus[p] for p in others]
     if not final:
         bplaces += [t.bonus_cards[p] for p in others]

@@ -108,7 +108,7 @@ def test_every_rule_function_names_its_rule(name: str) -> None:
 
 def test_rule_modules_cover_the_package() -> None:
     """A new module is either a rule module (checked above) or one of the named others."""
-    others = {"__init__", "actions", "data", "engine", "hidden", "storage", "view"}
+    others = {"__init__", "actions", "caches", "data", "engine", "hidden", "storage", "view"}
     stems = {p.stem for p in RULES.glob("*.py")}
     assert stems == set(RULE_MODULES) | others
 
@@ -135,3 +135,30 @@ def test_records_store_under_their_short_keys() -> None:
         assert record.from_stored(stored) == sample, record.__name__
     assert st.lucy is not None
     assert state.Lucy.from_stored(st.lucy.stored()) == st.lucy
+
+
+@pytest.mark.parametrize("cache", ["part_views", "actions"])
+def test_every_cache_gives_what_its_plain_path_gives(cache: str) -> None:
+    """With a cache switched to its plain path (``caches.plain``), a random game
+    stores the same bytes, offers the same actions and shows the same views."""
+    from services.core.engine import Rng
+    from services.skygarden.rules import ENGINE, caches
+
+    assert set(caches.KEPT) == {"part_views", "actions"}
+
+    def replay() -> list[tuple[bytes, list[str], dict]]:
+        state = ENGINE.setup(2, {}, 21)
+        chooser = Rng(21)
+        seen = []
+        while not ENGINE.is_over(state):
+            seat = ENGINE.to_act(state)[0]
+            legal = ENGINE.legal(state, seat)
+            state = ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
+            after = ENGINE.to_act(state)
+            labels = [a.label for a in ENGINE.legal(state, after[0])] if after else []
+            seen.append((ENGINE.encode(state), labels, ENGINE.view(state, None)))
+        return seen
+
+    cached = replay()
+    with caches.plain(cache):
+        assert replay() == cached

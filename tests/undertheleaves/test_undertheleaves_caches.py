@@ -1,15 +1,16 @@
 """The engine's shortcuts give exactly what the plain computations give.
 
 Boards grown tile by tile equal boards built at once; the lone-option shortcut
-of ``resolve`` equals the general algorithm; decode parses afresh and the board
-memo hands out independent copies; cached actions are shared but legal lists are not.
+of ``resolve`` equals the general algorithm; decode parses afresh; cached
+actions are shared but legal lists are not. (Each cache's plain path is also
+checked whole, over random games, in test_undertheleaves_modules.py.)
 """
 
 from undertheleaves_builder import ENGINE, play_legal, random_decisions
 
 from services.core.engine import Rng
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import Board, board_for
+from services.undertheleaves.rules.board import Board
 from services.undertheleaves.rules.catalogue import CARDS, CARDS_BY_FAMILY
 from services.undertheleaves.rules.dwellers import options_for, resolve
 from services.undertheleaves.rules.state import Dweller, Options
@@ -116,21 +117,10 @@ def test_decode_is_parse_and_hands_out_independent_states():
     assert st.encode(st.parse(data)) == data
     first = ENGINE.decode(data)
     play_legal(first, first.current)
-    first.gardens[0].hummingbirds[(9, 9)] = 3
+    first.gardens[0].hummingbirds = (((9, 9), 3),)
     second = ENGINE.decode(data)
     assert ENGINE.encode(second) == data != ENGINE.encode(first)
     assert second.gardens[0].tiles is not first.gardens[0].tiles
-
-
-def test_the_board_memo_hands_out_copies_that_grow_on_their_own():
-    state = ENGINE.setup(2, {}, seed=3)
-    for _ in range(6):
-        play_legal(state, state.current, pick=3)
-    tiles = state.gardens[0].tiles
-    one, two = board_for(tiles), board_for(tiles)
-    assert one is not two and summary(one) == summary(two) == summary(Board(tiles))
-    one.add(state.gardens[1].tiles[1]._replace(x=9, y=9))  # a handed-out copy grows
-    assert summary(board_for(tiles)) == summary(Board(tiles))
 
 
 def test_legal_lists_are_fresh_and_their_actions_shared():
@@ -150,7 +140,8 @@ def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed()
     no handed-out dict is ever changed afterwards."""
     import copy
 
-    from services.undertheleaves.rules.engine import _build_garden_view, _totals, pieces
+    from services.undertheleaves.rules.scoring import pieces, totals
+    from services.undertheleaves.rules.view import build_garden_view
 
     reused = rebuilt = 0
     for seed in range(8):
@@ -161,10 +152,10 @@ def test_garden_views_are_rebuilt_exactly_when_the_garden_or_its_score_changed()
         while not ENGINE.is_over(state):
             view = ENGINE.view(state, None)
             counts = [pieces(garden) for garden in state.gardens]
-            totals = _totals(counts)
+            seat_totals = totals(counts)
             shown_gardens = view["gardens"]
             for owner, (garden, shown) in enumerate(zip(state.gardens, shown_gardens, strict=True)):
-                assert shown == _build_garden_view(owner, garden, counts[owner], totals[owner])
+                assert shown == build_garden_view(owner, garden, counts[owner], seat_totals[owner])
                 if previous is not None and previous[owner] is shown:
                     reused += 1
                 else:
@@ -210,49 +201,21 @@ def test_the_kept_frontier_equals_a_fresh_one_after_every_placement():
     assert checked > 500
 
 
-def test_the_kept_garden_view_lists_equal_fresh_ones_after_every_decision():
-    """A garden's tile, bee-sector and dweller View lists are grown from the kept ones
-    while the hummingbirds stay the same dict: after every decision they equal the
-    lists of a copy of the garden with no caches, and a list handed out never changes."""
-    import copy
-
-    from services.undertheleaves.rules.engine import _garden_parts
-
-    grown = 0
-    handed_out = []
-    for _state, garden in random_gardens():
-        before = garden.view_parts
-        parts = _garden_parts(garden)
-        fresh = st.Garden(
-            list(garden.tiles),
-            list(garden.bee_sectors),
-            dict(garden.hummingbirds),
-            list(garden.dwellers),
-        )
-        assert parts == _garden_parts(fresh)
-        same_birds = before is not None and before[1] is garden.hummingbirds
-        if same_birds and before[0] < len(garden.tiles):
-            grown += 1
-        handed_out.append((parts, copy.deepcopy(parts)))
-    assert grown > 0
-    assert all(lists == snapshot for lists, snapshot in handed_out)
-
-
 def test_settling_bees_and_hummingbirds_keeps_what_did_not_change():
     """Bees and hummingbirds (ambiguities 3 and 4) settle into new objects only when a
-    count changed: otherwise the very list and dict come back (the garden's caches
-    rely on that), and the ones given are never changed."""
+    count changed: otherwise the very tuples come back (the garden's caches then
+    see them unchanged at once)."""
     from services.undertheleaves.rules.creatures import settle_bees, settle_hummingbirds
 
     kept = changed = 0
     for state, garden in random_gardens():
         board = garden.get_board()
-        sectors, birds = list(garden.bee_sectors), dict(garden.hummingbirds)
+        sectors, birds = garden.bee_sectors, garden.hummingbirds
         again_sectors = settle_bees(garden.bee_sectors, board, state.options)
         again_birds = settle_hummingbirds(garden.hummingbirds, board)
         assert again_sectors == sectors and again_birds == birds  # settled already
         assert again_sectors is garden.bee_sectors and again_birds is garden.hummingbirds
-        emptied = settle_hummingbirds({}, board)
+        emptied = settle_hummingbirds((), board)
         if birds:
             assert emptied == birds and emptied is not birds
             changed += 1

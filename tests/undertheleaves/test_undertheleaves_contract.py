@@ -20,8 +20,9 @@ def test_contract_engine_implements_the_protocol():
 def check_garden(garden):
     board = Board(garden.tiles)
     assert len(garden.tiles) == 13
-    assert all(1 <= n <= 3 for n in garden.hummingbirds.values())
-    assert set(garden.hummingbirds) <= set(board.tiles)
+    birds = dict(garden.hummingbirds)
+    assert all(1 <= n <= 3 for n in birds.values())
+    assert set(birds) <= set(board.tiles)
     assert all(b.bees >= 1 for b in garden.bee_sectors)
     sectors = [frozenset(b.cells) for b in garden.bee_sectors]
     assert len(sectors) == len(board.pollinized)

@@ -69,13 +69,13 @@ def test_rule_no_action_after_the_end():
 def give(state, seat, bees=0, hummingbirds=0, leaf=0, puddle=0, mushroom=0):
     """Put pieces in a garden directly (scoring only counts them)."""
     garden = state.gardens[seat]
-    garden.bee_sectors = [BeeSector("pink", (90,), bees)] if bees else []
-    garden.hummingbirds = {(90, 0): hummingbirds} if hummingbirds else {}
-    garden.dwellers = [
+    garden.bee_sectors = (BeeSector("pink", (90,), bees),) if bees else ()
+    garden.hummingbirds = (((90, 0), hummingbirds),) if hummingbirds else ()
+    garden.dwellers = tuple(
         Dweller(card, 90, (90,), 0)
         for card, n in (("leaf_runner", leaf), ("puddle_shy", puddle), ("mushroom_loner", mushroom))
         for _ in range(n)
-    ]
+    )
 
 
 def test_rule_scoring_counts_every_piece_by_kind():

@@ -102,7 +102,7 @@ def test_rule_hummingbirds_column_of_3_gives_the_middle_tile_another():
 
 def test_ambiguity_4_hummingbird_counts_never_decrease():
     board = Board(build(ROW_OF_4).state.gardens[0].tiles)
-    assert settle_hummingbirds({(1, -1): 3, (9, 9): 1}, board) == {
+    assert dict(settle_hummingbirds((((1, -1), 3), ((9, 9), 1)), board)) == {
         (0, -1): 1,
         (1, -1): 3,
         (2, -1): 2,

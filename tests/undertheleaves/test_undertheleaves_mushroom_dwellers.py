@@ -58,7 +58,7 @@ class TestMushroomHost:
         state = played(build(TWO_PINK_MUSHROOMS, play=(1, 0), cards=HOST))
         assert arrived(state, "mushroom_host") == [(1, 0)]
         assert xys(state.gardens[0].dwellers[0].cells) == {(1, 0), (2, 0)}
-        assert state.gardens[0].bee_sectors == []
+        assert state.gardens[0].bee_sectors == ()
 
     def test_no_for_adjacent_mushrooms_of_different_colours(self):
         state = played(build("O  P* | O* P\nY  Y  | G  G", play=(1, 0), cards=HOST))

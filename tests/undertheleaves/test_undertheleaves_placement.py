@@ -13,7 +13,7 @@ from undertheleaves_builder import (
 
 from services.core.engine import Action, IllegalAction
 from services.undertheleaves.rules import state as st
-from services.undertheleaves.rules.board import board_for, cell_id
+from services.undertheleaves.rules.board import Board, cell_id
 from services.undertheleaves.rules.catalogue import (
     FACES,
     GARDEN_TILES,
@@ -142,7 +142,7 @@ def test_rule_rotation_turns_the_tile_clockwise():
     assert cells_of(state, 0, 1, 0) == [pink, green, pink, orange]
     # The view's lists are in reading order: tl=(2x, 2y), tr=(2x+1, 2y), bl=(2x, 2y-1),
     # br=(2x+1, 2y-1); for the tile at (1, 0): (2, 0), (3, 0), (2, -1), (3, -1).
-    board = board_for(state.gardens[0].tiles)
+    board = Board(state.gardens[0].tiles)
     at = [(2, 0), (3, 0), (2, -1), (3, -1)]
     assert [board.terrain[cell_id(x, y)] for x, y in at] == ["pink", "green", "pink", "orange"]
     assert [cell_id(x, y) in board.mushrooms for x, y in at] == [False, True, False, False]

@@ -29,7 +29,12 @@ def _same_after_round_trip(view, message):
 
 
 @pytest.mark.parametrize(
-    ("players", "options"), [(2, {}), (3, CHOICE_CARDS), (4, {"allow_flip": False})]
+    ("players", "options"),
+    [
+        (2, {}),
+        pytest.param(3, CHOICE_CARDS, marks=pytest.mark.slow),
+        pytest.param(4, {"allow_flip": False}, marks=pytest.mark.slow),
+    ],
 )
 def test_types_proto_every_view_and_legal_action_converts(types_pb2, players, options):
     state = ENGINE.setup(players, options, seed=40 + players)

@@ -17,7 +17,7 @@ from undertheleaves_builder import ENGINE, build
 from clients.cli import render
 from services.core.convert import view_to_proto
 from services.core.engine import Rng
-from services.undertheleaves.rules.board import board_for, cell_id, cell_xy
+from services.undertheleaves.rules.board import Board, cell_id, cell_xy
 from services.undertheleaves.rules.catalogue import START_TILES, TILES
 
 #: The documented order: (dx, dy) from the tile's top-left cell (2x, 2y).
@@ -59,7 +59,7 @@ def test_view_start_tile_lists_are_the_printed_spaces_tl_tr_bl_br():
         assert start["terrains"][0] == "TERRAIN_PUDDLE"
         assert start["mushrooms"] == [False, False, False, True]
         # ... which are the cells (0, 0) and (1, -1) of the garden.
-        board = board_for(state.gardens[garden["seat"]].tiles)
+        board = Board(state.gardens[garden["seat"]].tiles)
         assert board.terrain[cell_id(0, 0)] == "puddle"
         assert board.mushrooms == {cell_id(1, -1)}
         seen.add(start["tile"])
@@ -70,7 +70,7 @@ def test_view_tile_lists_follow_the_garden_cells_in_reading_order():
     for seed in range(3):
         state = played_out(2 + seed, seed)
         for garden, tiles in zip(ENGINE.view(state, 0)["gardens"], state.gardens, strict=True):
-            board = board_for(tiles.tiles)
+            board = Board(tiles.tiles)
             assert len(garden["tiles"]) == len(tiles.tiles) > 1
             for tile in garden["tiles"]:
                 cells = [
@@ -140,7 +140,7 @@ def test_cli_map_letters_match_the_garden_cells_of_a_played_game():
         "puddle": "d",
     }
     for seat, garden in enumerate(state.gardens):
-        board = board_for(garden.tiles)
+        board = Board(garden.tiles)
         rows = garden_map(state, seat)
         lo, hi = (int(n) for n in rows[-2].split()[1].split(".."))
         drawn = {}

@@ -13,6 +13,5 @@ class TestUnderTheLeavesViewValues(ViewValues):
     """Under the Leaves opts in to reusing unchanged view parts between Applies."""
 
     spec = SPEC
-    # Garden.view_cache (the garden's last view dict), Garden.view_parts (its lists) and
-    # State.totals_cache (the piece counts, shared with the gardens' views, and totals).
-    view_caches = ("view_cache", "view_parts", "totals_cache")
+    # Garden.view_cache: the garden's piece counts and last view dict (shared with views).
+    view_caches = ("view_cache",)

@@ -137,14 +137,15 @@ def _settled_garden(
         count = next((n for cell, n in bees.items() if cell_id(*cell) in sector.cells), 1)
         if count:
             sectors.append(BeeSector(sector.terrain, sector.sorted_cells, count))
-    garden = Garden(tiles=tiles, bee_sectors=sectors, hummingbirds=settle_hummingbirds({}, board))
+    garden = Garden(tiles=tiles, bee_sectors=sectors, hummingbirds=settle_hummingbirds((), board))
     for card, (x, y) in dwellers:
         cell = cell_id(x, y)
         offered = options_for(card, board, garden.dwellers, -1, options)
         match = [p for p in offered if p.anchor == cell] or [p for p in offered if cell in p.cells]
         if len(match) != 1:
             raise ValueError(f"{card} offers no single placement at {(x, y)}: {offered}")
-        garden.dwellers.append(Dweller(card, match[0].anchor, tuple(sorted(match[0].cells)), -1))
+        piece = Dweller(card, match[0].anchor, tuple(sorted(match[0].cells)), -1)
+        garden.dwellers = (*garden.dwellers, piece)
     return garden
 
 

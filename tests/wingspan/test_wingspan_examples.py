@@ -26,9 +26,11 @@ def test_example_2_forest_with_three_birds_uses_fourth_space():
     hand(s, 0, forest[3])
     s.feeder = [3, 3, 3, 4, 4]
     pick(s, arg_is("take_action", habitat="HABITAT_FOREST"), 0)
-    assert s.stack[-2].remaining == 2  # two dice before the bonus
+    declined = E.clone(s)
+    pick(declined, "decline", 0)
+    assert E.view(declined, None)["decision"]["remaining"] == 2  # two dice before the bonus
     pick(s, "discard_card", 0)
-    assert s.stack[-1].remaining == 3
+    assert E.view(s, None)["decision"]["remaining"] == 3
 
 
 def test_example_3_dual_face_is_its_own_face_for_reroll():

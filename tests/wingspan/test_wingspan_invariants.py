@@ -7,7 +7,7 @@ import pytest
 from services.core.engine import Rng
 from services.wingspan.rules import ENGINE as E
 from services.wingspan.rules.cards import LIMIT, N_BASE, NB, NBONUS
-from services.wingspan.rules.state import P_PLACE
+from services.wingspan.rules.scenario import birds_being_placed
 
 
 def _check(s, deck_size, bonus_size):
@@ -20,7 +20,7 @@ def _check(s, deck_size, bonus_size):
         assert all(f >= 0 for f in s.food[p])
     for b in boards:
         assert 0 <= s.eggs[b] <= LIMIT[b]
-    limbo = [t.bird for t in s.stack if t.code == P_PLACE]
+    limbo = birds_being_placed(s)
     cards = (
         list(s.bird_deck)
         + list(s.bird_discard)

@@ -15,6 +15,7 @@ from wingspan_helpers import (
     arg_is,
     at_turn,
     bird,
+    decision,
     fresh,
     hand,
     kinds,
@@ -24,7 +25,7 @@ from wingspan_helpers import (
 )
 
 from services.core.engine.rng import Rng
-from services.wingspan.rules import cards
+from services.wingspan.rules import cards, scenario
 from services.wingspan.rules.cards import (
     BROWN,
     COLOR,
@@ -41,8 +42,6 @@ from services.wingspan.rules.cards import (
     WINGSPAN,
 )
 from services.wingspan.rules.power_table import EFFECT, ENTRY, PINK_HANDLER, WHITE_POWER
-from services.wingspan.rules.state import D_TURN, P_END_TURN
-from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 # ------------------------------------------------------------ birds per template
 BIRDS = {
@@ -897,10 +896,8 @@ def test_pink_power_once_between_turns():
 
 def _back_to_seat0(s):
     """Hand the turn back to seat 0 (test shortcut)."""
-    s.turn = 0
-    assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
-    s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
-    s.decisions += 1
+    assert decision(s)[0] == "DECISION_KIND_TURN"
+    scenario.start_turn(s, 0)
 
 
 @pytest.mark.parametrize("name", BIRDS["pink_on_play_bird_in_habitat"])

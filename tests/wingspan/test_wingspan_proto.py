@@ -25,8 +25,10 @@ def types_pb2():
     [
         (2, {}),
         (3, {"goal_side": "blue", "swift_start": True}),
-        (4, {"no_language_bonus_cards": True, "no_powerful_birds": True}),
-        (5, {}),
+        pytest.param(
+            4, {"no_language_bonus_cards": True, "no_powerful_birds": True}, marks=pytest.mark.slow
+        ),
+        pytest.param(5, {}, marks=pytest.mark.slow),
     ],
 )
 def test_types_proto_every_view_and_legal_action_converts(types_pb2, players, options):

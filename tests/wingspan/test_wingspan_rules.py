@@ -20,7 +20,7 @@ from wingspan_helpers import (
 
 from services.core.engine import IllegalAction
 from services.core.engine.rng import Rng
-from services.wingspan.rules import cards
+from services.wingspan.rules import cards, scenario
 from services.wingspan.rules.cards import (
     BONUS_NAME,
     GOAL_TILE,
@@ -32,8 +32,6 @@ from services.wingspan.rules.cards import (
     POWERFUL,
 )
 from services.wingspan.rules.payment import affordable, payments
-from services.wingspan.rules.state import D_TURN, P_END_TURN
-from services.wingspan.rules.tasks import CHOOSE_TURN, END_TURN
 
 
 def _setup_done(s):
@@ -425,10 +423,8 @@ def test_deck_reshuffles_discard_pile():
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     pick(s, "draw_from_deck", 0)
     assert len(s.bird_deck) == 0
-    s.turn = 0
-    assert (s.stack[-2].code, s.stack[-1].code) == (P_END_TURN, D_TURN)
-    s.stack[-2:] = [END_TURN[0], CHOOSE_TURN[0]]
-    s.decisions += 1
+    assert at_turn(s, 1)
+    scenario.start_turn(s, 0)
     pick(s, arg_is("take_action", habitat="HABITAT_WETLAND"), 0)
     pick(s, "draw_from_deck", 0)
     assert s.bird_discard == [] and len(s.bird_deck) == total - 2 - 0

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.core.engine.contract import Action
-from services.wingspan.rules import ENGINE
+from services.wingspan.rules import ENGINE, scenario
 from services.wingspan.rules.cards import BIRD_BY_NAME, FOOD_NAMES, HAB_NAMES, NB
-from services.wingspan.rules.dispatch import advance
 from services.wingspan.rules.state import State
 from services.wingspan.rules.supply import habitat_of
-from services.wingspan.rules.tasks import ActivateRow, ChooseTurn, EndTurn
 
 E = ENGINE
 
@@ -39,10 +37,7 @@ def fresh(n: int = 2, seed: int = 1, **options) -> State:
     s.tucked = [0] * NB
     s.pink_used = [0] * NB
     s.first_player = 0
-    s.turn = 0
-    s.stack = [EndTurn(0), ChooseTurn(0)]
-    s.decisions += 1
-    advance(s)
+    scenario.start_turn(s, 0)
     return s
 
 
@@ -93,9 +88,7 @@ def activate(s: State, seat: int, b: int) -> None:
     no other bird activates) on top of the pending decision."""
     h = habitat_of(s, seat, b)
     assert s.rows[seat][h].index(b) == 0, "activate() needs the bird leftmost"
-    s.stack.append(ActivateRow(seat, h, 0))
-    s.decisions += 1
-    advance(s)
+    scenario.activate_row(s, seat, h)
 
 
 def kinds(s: State, seat: int | None = None) -> list[str]:
@@ -120,10 +113,6 @@ def arg_is(kind: str, **args) -> Callable[[Action], bool]:
         return a.kind == kind and all(a.arg(k) == v for k, v in args.items())
 
     return test
-
-
-def top(s: State) -> list:
-    return s.stack[-1]
 
 
 def decision(s: State) -> tuple[str, int]:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.birdscaping.rules import actions as A
+from services.birdscaping.rules.actions import card_arg, row_arg
 from services.birdscaping.rules.cards import (
     AFFECTS_OPPONENT,
     EFFECT,
-    ID,
-    ROW_FROM_ENUM,
     WA_OP,
     WHEN_ACTIVATED_OPS,
 )
@@ -41,7 +40,7 @@ AbilityStarter = Callable[[State, int, int], bool]
 
 def activate_row(s: State, seat: int, action: Action) -> None:
     """1) Activate a Feature Row: activate the row's cards right-most first."""
-    r = ROW_FROM_ENUM[action.args[0][1]]
+    r = row_arg(action)
     s.act_row = r
     s.queue = list(s.rows[seat][r])  # popped from the end: right-most first
     _run_activation(s)
@@ -202,7 +201,7 @@ def legal_keep(s: State, seat: int) -> list[Action]:
 def ability_keep(s: State, seat: int, action: Action) -> None:
     """Woodpecker (Bird Abilities): keep a card looked at; the rest go face up to
     the discard pile."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.look.remove(c)
     s.hands[seat].append(c)
     s.ab_left -= 1
@@ -221,7 +220,7 @@ def legal_tilt(s: State, seat: int) -> list[Action]:
 def ability_tilt(s: State, seat: int, action: Action) -> None:
     """Great Tit (Bird Abilities): tilt the card chosen, without activating it (section 4)
     Important Terms, Tilt)."""
-    s.tilt[ID[action.args[0][1]]] = 1
+    s.tilt[card_arg(action)] = 1
     s.ab_left -= 1
     if s.ab_left > 0 and tilt_targets(s, seat):
         return
@@ -236,7 +235,7 @@ def legal_take_offer(s: State, seat: int) -> list[Action]:
 def ability_take_offer(s: State, seat: int, action: Action) -> None:
     """Common Kingfisher (Bird Abilities): take the offer card chosen; the offer is replenished
     afterwards."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.offer.remove(c)
     s.hands[seat].append(c)
     reveal(s, c)
@@ -254,7 +253,7 @@ def legal_discard(s: State, seat: int) -> list[Action]:
 
 def ability_discard(s: State, seat: int, action: Action) -> None:
     """Dunnock (Bird Abilities): discard the card chosen."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.hands[seat].remove(c)
     s.discard.append(c)
     s.ab_left -= 1
@@ -271,7 +270,7 @@ def legal_opponent_untilt(s: State, seat: int) -> list[Action]:
 def opponent_untilt(s: State, seat: int, action: Action) -> None:
     """Eurasian Sparrowhawk (Bird Abilities): the opponent's card is untilted, giving nothing
     (section 4) Important Terms, Untilt)."""
-    s.tilt[ID[action.args[0][1]]] = 0
+    s.tilt[card_arg(action)] = 0
     s.ab_left -= 1
     if s.ab_left > 0 and any(s.tilt[x] for row in s.rows[seat] for x in row):
         return

@@ -10,10 +10,12 @@ from __future__ import annotations
 from services.birdscaping.rules.cards import (
     CURIOUS,
     FOOD,
+    ID,
     KEY,
     N_CARDS,
     NAME,
     ROW_ENUM,
+    ROW_FROM_ENUM,
     ROW_NAMES,
     SCORING_ROWS,
     food_text,
@@ -22,6 +24,21 @@ from services.core.engine import Action
 
 MAX_YIELD = 6
 _CARDS = range(N_CARDS)
+
+
+def card_arg(action: Action) -> int:
+    """The card an action names (its ``card`` argument, a card key), as a card index."""
+    return ID[action.arg("card")]  # type: ignore[index]
+
+
+def row_arg(action: Action) -> int:
+    """The Feature Row an action names (its ``row`` argument, a ``Row`` name), as an index."""
+    return ROW_FROM_ENUM[action.arg("row")]  # type: ignore[index]
+
+
+def area_arg(action: Action) -> str:
+    """What a discarded card pays for (its ``area`` argument): "AREA_NESTING" or "AREA_FOOD"."""
+    return action.arg("area")  # type: ignore[return-value]
 
 
 def _card(kind: str, card: int, label: str, secret: bool = False, public: str = "") -> Action:

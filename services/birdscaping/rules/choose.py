@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from services.birdscaping.rules import actions as A
-from services.birdscaping.rules.cards import ALLOWED, CURIOUS, ID, MAX_ROW, NO_SPEND, POND
+from services.birdscaping.rules.actions import card_arg
+from services.birdscaping.rules.cards import ALLOWED, CURIOUS, MAX_ROW, NO_SPEND, POND
 from services.birdscaping.rules.flow import end_action
 from services.birdscaping.rules.payment import can_play
 from services.birdscaping.rules.state import State
@@ -50,7 +51,7 @@ def legal_choose(s: State, seat: int) -> list[Action]:
 
 def untilt(s: State, seat: int, action: Action) -> None:
     """4) Untilt a Card: the card is upright again, giving nothing (AMB 1)."""
-    s.tilt[ID[action.args[0][1]]] = 0
+    s.tilt[card_arg(action)] = 0
     end_action(s)
 
 

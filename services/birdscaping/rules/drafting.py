@@ -5,7 +5,8 @@ the top of the discard pile or the top of the deck."""
 from __future__ import annotations
 
 from services.birdscaping.rules import actions as A
-from services.birdscaping.rules.cards import CURIOUS, ID, POND
+from services.birdscaping.rules.actions import card_arg
+from services.birdscaping.rules.cards import CURIOUS, POND
 from services.birdscaping.rules.flow import end_action
 from services.birdscaping.rules.state import S_DSPEND, S_DTAKE, State, reveal
 from services.birdscaping.rules.tableau import curious_yield, spendable
@@ -40,7 +41,7 @@ def legal_spend(s: State, seat: int) -> list[Action]:
 def draft_discard(s: State, seat: int, action: Action) -> None:
     """Pay with one hand card: its curious birds; the card is set aside and goes
     on the discard pile after the draft (AMB 6)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.hands[seat].remove(c)
     s.set_aside = c
     s.draft_left = CURIOUS[c]
@@ -50,7 +51,7 @@ def draft_discard(s: State, seat: int, action: Action) -> None:
 def draft_spend(s: State, seat: int, action: Action) -> None:
     """Draft Cards, payment 2: spend a tilted Pond card (any number of them, never
     with a hand card too)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.draft_left += curious_yield(s, seat, c)
     s.tilt[c] = 0
     s.step = S_DSPEND
@@ -64,7 +65,7 @@ def draft_spend_done(s: State, seat: int, action: Action) -> None:
 def draft_from_offer(s: State, seat: int, action: Action) -> None:
     """Take an offer card; the offer is refilled only after the whole action
     (AMB 6)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.offer.remove(c)
     s.hands[seat].append(c)
     reveal(s, c)

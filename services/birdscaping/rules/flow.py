@@ -8,9 +8,9 @@ of the game. Every action's handler ends with :func:`end_action`.
 from __future__ import annotations
 
 from services.birdscaping.rules import actions as A
+from services.birdscaping.rules.actions import card_arg
 from services.birdscaping.rules.cards import (
     ACTIONS_PER_TURN,
-    ID,
     MIN_CARDS_NEW_ROUND,
     OFFER_SIZE,
     ROUNDS,
@@ -164,7 +164,7 @@ def legal_hand_limit(s: State, seat: int) -> list[Action]:
 def hand_limit_discard(s: State, seat: int, action: Action) -> None:
     """Discard one card; the turn ends once the hand is within the limit
     (section 3) Draft Cards, end-of-turn hand limit; AMB 12)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.hands[seat].remove(c)
     s.discard.append(c)
     if len(s.hands[seat]) <= hand_limit(s, seat):

@@ -9,16 +9,15 @@ seed, insect, fruit, food_discount]``.
 from __future__ import annotations
 
 from services.birdscaping.rules import actions as A
+from services.birdscaping.rules.actions import area_arg, card_arg, row_arg
 from services.birdscaping.rules.cards import (
     COST_TERMS,
     FOOD,
     FOOD_DISCOUNT,
     FOOD_N,
     GARDEN,
-    ID,
     MAX_ROW,
     NO_SPEND,
-    ROW_FROM_ENUM,
     SCORING_ROWS,
     SELF_NEST_COST,
     TREES,
@@ -161,8 +160,8 @@ def legal_pay(s: State, seat: int) -> list[Action]:
 def play_card(s: State, seat: int, action: Action) -> None:
     """2) Play a Card: the card leaves the hand and its payment starts (Feature
     Row Restrictions were checked by the legal list)."""
-    c = ID[action.args[0][1]]
-    r = ROW_FROM_ENUM[action.args[1][1]]
+    c = card_arg(action)
+    r = row_arg(action)
     nest, discount = play_terms(s, seat, c, r)
     s.hands[seat].remove(c)
     s.pay = [c, r, nest, 0, 0, 0, 0, discount]
@@ -173,10 +172,10 @@ def play_card(s: State, seat: int, action: Action) -> None:
 def pay_discard(s: State, seat: int, action: Action) -> None:
     """Discard a hand card for its nesting areas or its food, one area only
     (Paying Food Costs: IMPORTANT); it waits among the action's discards."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     pay = s.pay
     assert pay is not None
-    if action.args[1][1] == "AREA_NESTING":
+    if area_arg(action) == "AREA_NESTING":
         pay[3] += nest_yield(s, seat, c)
     else:
         a, b, d = FOOD[c]
@@ -190,7 +189,7 @@ def pay_discard(s: State, seat: int, action: Action) -> None:
 
 def pay_spend(s: State, seat: int, action: Action) -> None:
     """Spend a tilted card: Trees for nesting, Garden for food (AMB 1, 4)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     pay = s.pay
     assert pay is not None
     if c in s.rows[seat][TREES]:
@@ -241,7 +240,7 @@ def legal_order(s: State, seat: int) -> list[Action]:
 def order_discard(s: State, seat: int, action: Action) -> None:
     """Put one of the action's discards on the pile; the last one follows by
     itself (section 3) Discarding Cards and Replenishing the Bird Offer)."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.pend.remove(c)
     s.discard.append(c)
     if len(s.pend) >= 2:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from services.birdscaping.rules import actions as A
-from services.birdscaping.rules.cards import DEAL_EACH, ID, N_CARDS, SOLO_KEEP
+from services.birdscaping.rules.actions import card_arg
+from services.birdscaping.rules.cards import DEAL_EACH, N_CARDS, SOLO_KEEP
 from services.birdscaping.rules.flow import replenish, start_play
 from services.birdscaping.rules.state import (
     DIFFICULTIES,
@@ -73,7 +74,7 @@ def draft_keep(s: State, seat: int, action: Action) -> None:
 
     The choice is secret until the packets are passed on (see ``hidden.py``).
     """
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     packet = s.packets[seat]
     pool = draft_pool(s.pick_no, seat)
     for observer, known in enumerate(s.unseen):
@@ -111,7 +112,7 @@ def legal_solo_give(s: State, seat: int) -> list[Action]:
 def solo_give(s: State, seat: int, action: Action) -> None:
     """Solo Mode setup: the card given starts the AI column, the player keeps 3;
     Hard Mode: the AI also keeps the top card of the deck."""
-    c = ID[action.args[0][1]]
+    c = card_arg(action)
     s.hands[0].remove(c)
     s.ai.append(c)
     replenish(s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from services.core.engine import Action
 
 from . import data as D
+from .caches import KEPT
 
 AREAS = range(D.NAREA + 1)
 
@@ -29,11 +30,12 @@ _MOVE_CACHE: dict[tuple[int, int], Action] = {}
 def move_owner(space: int, code: int) -> Action:
     """Move the Owner token to ``space`` (label names the chip there)."""
     key = (space, code)
-    action = _MOVE_CACHE.get(key)
+    action = _MOVE_CACHE.get(key) if KEPT["actions"] else None
     if action is None:
         label = f"Move Owner token to space {space} ({_chip_text(code)})"
         action = Action("move_owner", (("space", space),), label)
-        _MOVE_CACHE[key] = action
+        if KEPT["actions"]:
+            _MOVE_CACHE[key] = action
     return action
 
 
@@ -96,14 +98,15 @@ _SPECIAL_CACHE: dict[tuple[int, int, int], Action] = {}
 def buy_special(bird: int, area: int, cost: int) -> Action:
     """Buy a Special Bird token from its card for ``cost`` and place it."""
     key = (bird, area, cost)
-    action = _SPECIAL_CACHE.get(key)
+    action = _SPECIAL_CACHE.get(key) if KEPT["actions"] else None
     if action is None:
         action = Action(
             "buy_special",
             (("bird", D.BIRDS[bird]), ("area", area)),
             f"Buy a {D.BIRD_NAME[bird]} for {cost} funds into {area_label(area)}",
         )
-        _SPECIAL_CACHE[key] = action
+        if KEPT["actions"]:
+            _SPECIAL_CACHE[key] = action
     return action
 
 
@@ -122,14 +125,15 @@ _CLAIM_CACHE: dict[tuple[int, int], Action] = {}
 def claim_milestone(slot: int, tile: int) -> Action:
     """Achieve the milestone tile in birdcage ``slot``."""
     key = (slot, tile)
-    action = _CLAIM_CACHE.get(key)
+    action = _CLAIM_CACHE.get(key) if KEPT["actions"] else None
     if action is None:
         action = Action(
             "claim_milestone",
             (("slot", slot),),
             f"Achieve milestone {D.TILE_IDS[tile]} ({D.TILE_TEXT[tile]}) in slot {slot + 1}",
         )
-        _CLAIM_CACHE[key] = action
+        if KEPT["actions"]:
+            _CLAIM_CACHE[key] = action
     return action
 
 
@@ -208,7 +212,7 @@ _KEEP_CACHE: dict[tuple[int, int], Action] = {}
 def keep_event(seat: int, card: int) -> Action:
     """Secretly keep Event card ``card`` (the other dealt card goes back to the box)."""
     key = (seat, card)
-    action = _KEEP_CACHE.get(key)
+    action = _KEEP_CACHE.get(key) if KEPT["actions"] else None
     if action is None:
         names = " + ".join(D.BIRD_NAME[b] for b in D.EVENT_BIRDS[card])
         action = Action(
@@ -218,7 +222,8 @@ def keep_event(seat: int, card: int) -> Action:
             secret=True,
             public_label=f"Seat {seat} kept an Event card",
         )
-        _KEEP_CACHE[key] = action
+        if KEPT["actions"]:
+            _KEEP_CACHE[key] = action
     return action
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import data as D
 from .aviary import capacity, used
+from .caches import KEPT
 from .economy import event_marker
 from .hidden import events_revealed
 from .space import space_icons
@@ -86,7 +87,7 @@ def _track_cell(
     _space, icons, section = _track_spaces(n)[space - 1]
     return {
         "space": space,
-        "chip": _chip(code, face_down),
+        "chip": (_chip if KEPT["part_views"] else _chip.__wrapped__)(code, face_down),
         "icons": icons,
         "occupant_seat": occupant,
         "lucy": lucy,
@@ -177,12 +178,12 @@ def _area(a: Area, ai: int) -> dict[str, Any]:
     b = a.birds
     nb = a.nest_birds
     key = (ai, tuple(b), a.nest, a.tree, a.lake, tuple(nb))
-    area = _AREAS.get(key)
+    area = _AREAS.get(key) if KEPT["part_views"] else None
     if area is None:
         if len(_AREAS) >= _CACHE_LIMIT:
             _AREAS.clear()
         area_id, event_area = _AREA_INFO[ai]
-        area = _AREAS[key] = {
+        area = {
             "area": ai,
             "id": area_id,
             "birds": _counts(b),
@@ -194,6 +195,8 @@ def _area(a: Area, ai: int) -> dict[str, Any]:
             "used": used(a),
             "event_area": event_area,
         }
+        if KEPT["part_views"]:
+            _AREAS[key] = area
     return area
 
 
@@ -233,6 +236,10 @@ def _seat(p: Player, i: int, own: bool, known: bool) -> dict[str, Any]:
 
 def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None = spectator)."""
+    shared = KEPT["part_views"]
+    track_cell = _track_cell if shared else _track_cell.__wrapped__
+    standby_view = _standby if shared else _standby.__wrapped__
+    special_view = _special if shared else _special.__wrapped__
     over = st.phase == Phase.OVER
     n = st.player_count
     turn = st.turn
@@ -247,14 +254,15 @@ def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
         code = codes[space - 1]
         face_down = _BLUE_BASE <= code < _ORANGE_BASE and bool(blue_down[code - _BLUE_BASE])
         track.append(
-            _track_cell(n, space, code, face_down, occupant.get(space, -1), lucy_pos == space)
+            track_cell(n, space, code, face_down, occupant.get(space, -1), lucy_pos == space)
         )
     holders: dict[int, int] = {}
     for i, p in enumerate(players):
         holders.setdefault(p.standby_slot, i)
     lucy_slot = lucy.standby_slot if lucy is not None else None
     standby = [
-        _standby(slot, holders.get(slot, -1), lucy_slot == slot) for slot in range(_STANDBY_SLOTS)
+        standby_view(slot, holders.get(slot, -1), lucy_slot == slot)
+        for slot in range(_STANDBY_SLOTS)
     ]
     forest = st.forest
     revealed = events_revealed(st)
@@ -320,7 +328,7 @@ def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
         },
         "supply": _counts(st.supply),
         "egg_supply": st.egg_supply,
-        "special_cards": [_special(k, special[k]) for k in range(_N_SPECIALS)],
+        "special_cards": [special_view(k, special[k]) for k in range(_N_SPECIALS)],
         "bonus_birds": [_BIRDS[b] for b in range(D.NREG) if st.bonus_birds[b]],
         "birdcage": [
             {

@@ -20,7 +20,6 @@ join them, and only the blocks around the new tile are examined.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
 from typing import NamedTuple
 
 from services.undertheleaves.rules.catalogue import FACES, PUDDLE, TILES, Face, Space
@@ -414,29 +413,3 @@ class Board:
         """All 8 neighbouring cells exist."""
         terrain = self.terrain
         return all(cell + d in terrain for d in AROUND)
-
-
-#: Recently decoded gardens: tile sequence -> its board, kept pristine (copies
-#: are handed out). The service reads a game's latest state from memory, so
-#: this serves decodes of states seen before: score previews (one decode per
-#: legal action) and reads of a state written by another replica.
-_BOARDS: dict[tuple[PlacedTile, ...], Board] = {}
-BOARD_CACHE_SIZE = 512
-
-
-def board_for(tiles: list[PlacedTile]) -> Board:
-    """A board of ``tiles`` (a fresh copy: the caller may add tiles to it)."""
-    key = tuple(tiles)
-    board = _BOARDS.pop(key, None)
-    if board is None:
-        board = Board(key)
-    _remember(key, board)
-    return board.copy()
-
-
-def _remember(key: tuple[PlacedTile, ...], board: Board) -> None:
-    _BOARDS.pop(key, None)
-    _BOARDS[key] = board  # the most recent last
-    if len(_BOARDS) > BOARD_CACHE_SIZE:
-        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
-            del _BOARDS[next(iter(_BOARDS))]

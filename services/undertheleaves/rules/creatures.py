@@ -7,10 +7,12 @@ pollinized sectors with the pieces already there.
 from __future__ import annotations
 
 from services.undertheleaves.rules.board import Board, Group, Position
-from services.undertheleaves.rules.state import BeeSector, Options
+from services.undertheleaves.rules.state import BeeSector, Birds, Options
 
 
-def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> list[BeeSector]:
+def settle_bees(
+    sectors: tuple[BeeSector, ...], board: Board, options: Options
+) -> tuple[BeeSector, ...]:
     """The bee sectors after a placement (ambiguity 3).
 
     * A pollinized sector that contains no earlier bee sector is new: it gets 1 bee.
@@ -57,14 +59,14 @@ def settle_bees(sectors: list[BeeSector], board: Board, options: Options) -> lis
                 older[i] = (colour, anchor, record._replace(bees=record.bees + extra))
         older += new
     older.sort(key=_colour_then_anchor)
-    settled = [record for _, _, record in older]
-    # Unchanged, the very list stays: the garden's caches see it unchanged at once.
+    settled = tuple([record for _, _, record in older])
+    # Unchanged, the very tuple stays: the garden's caches see it unchanged at once.
     return sectors if settled == sectors else settled
 
 
 def lies_inside(record: BeeSector, group: Group) -> bool:
-    """Whether the bee sector ``record`` lies inside ``group``, the sector that now
-    holds its first cell.
+    """Bees (ambiguity 3): whether the bee sector ``record`` lies inside
+    ``group``, the sector that now holds its first cell.
 
     A record is a snapshot of a sector's cells, and sectors only grow (a cell
     never changes, so cells once connected stay connected): the sector holding a
@@ -81,6 +83,7 @@ def lies_inside(record: BeeSector, group: Group) -> bool:
 
 
 def _colour_then_anchor(item: tuple[str, int, BeeSector]) -> tuple[str, int]:
+    """The order bee sectors are kept in: by colour, then by first cell."""
     return (item[0], item[1])
 
 
@@ -102,14 +105,14 @@ def hummingbird_targets(board: Board) -> dict[Position, int]:
     return targets
 
 
-def settle_hummingbirds(counts: dict[Position, int], board: Board) -> dict[Position, int]:
-    """Hummingbird counts after a placement: they only ever increase. ``counts``
-    is never changed: a new dict when a count rose, else the very same one
-    (the garden's caches then see it unchanged at once)."""
-    settled = counts
+def settle_hummingbirds(counts: Birds, board: Board) -> Birds:
+    """Hummingbirds (ambiguity 4): the counts after a placement, as (position,
+    birds) sorted by position; they only ever increase. The very ``counts``
+    come back when no count rose."""
+    held = dict(counts)
+    rose = False
     for position, target in hummingbird_targets(board).items():
-        if counts.get(position, 0) < target:
-            if settled is counts:
-                settled = dict(counts)
-            settled[position] = target
-    return settled
+        if held.get(position, 0) < target:
+            held[position] = target
+            rose = True
+    return tuple(sorted(held.items())) if rose else counts

@@ -14,7 +14,7 @@ pair, ...) and becomes a ``place_dweller`` decision for the player.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from services.undertheleaves.rules.board import AROUND, Board, Cell, Group, W
@@ -33,26 +33,19 @@ class Placement(NamedTuple):
 
 
 Rule = Callable[[Board, Sequence[Dweller], int, Options], list[Placement]]
-RULES: dict[str, Rule] = {}
 
 _NONE: frozenset[Cell] = frozenset()
 
 
-def _rule(card: str) -> Callable[[Rule], Rule]:
-    def register(fn: Rule) -> Rule:
-        RULES[card] = fn
-        return fn
-
-    return register
-
-
 def _claimed(held: Sequence[Dweller]) -> frozenset[Cell]:
+    """Garden Dwellers, general rules: the cells the card's pieces already claim."""
     if not held:
         return _NONE
     return frozenset().union(*(d.cells for d in held))
 
 
 def _anchor(placement: Placement) -> Cell:
+    """The cell a placement is drawn on (reading order sorts options by it)."""
     return placement.anchor
 
 
@@ -72,7 +65,6 @@ def _diagonal_pairs(cells: set[Cell], used: frozenset[Cell]) -> list[Placement]:
 # --- leaf ---------------------------------------------------------------------
 
 
-@_rule("leaf_thoughtful")
 def thoughtful(
     board: Board, held: Sequence[Dweller], turn: int, options: Options
 ) -> list[Placement]:
@@ -98,7 +90,6 @@ def thoughtful(
     ]
 
 
-@_rule("leaf_restless")
 def restless(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A pollinized sector of at least 5 cells; once per sector, even after it grows or merges."""
     used = _claimed(held)
@@ -109,7 +100,6 @@ def restless(board: Board, held: Sequence[Dweller], turn: int, options: Options)
     ]
 
 
-@_rule("leaf_flirty")
 def flirty(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A 2×2 block of 4 different terrains (a puddle counts as one); no cell serves twice.
 
@@ -124,7 +114,6 @@ def flirty(board: Board, held: Sequence[Dweller], turn: int, options: Options) -
     ]
 
 
-@_rule("leaf_runner")
 def runner(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A pollinized sector with 4 consecutive cells in a row or a column; once per sector."""
     used = _claimed(held)
@@ -138,7 +127,6 @@ def runner(board: Board, held: Sequence[Dweller], turn: int, options: Options) -
 # --- puddle -------------------------------------------------------------------
 
 
-@_rule("puddle_diver")
 def diver(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A puddle of 2 or more orthogonally connected puddle cells; once per puddle."""
     used = _claimed(held)
@@ -149,7 +137,6 @@ def diver(board: Board, held: Sequence[Dweller], turn: int, options: Options) ->
     ]
 
 
-@_rule("puddle_skipper")
 def skipper(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """Puddle, terrain, puddle in a row or a column: a piece on each such middle cell, once."""
     used = _claimed(held)
@@ -164,7 +151,6 @@ def skipper(board: Board, held: Sequence[Dweller], turn: int, options: Options) 
     return [Placement.at(cell) for cell in sorted(middles) if cell not in used]
 
 
-@_rule("puddle_friendly")
 def friendly(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """Two diagonally adjacent puddle cells, neither holding a Friendly.
 
@@ -174,7 +160,6 @@ def friendly(board: Board, held: Sequence[Dweller], turn: int, options: Options)
     return _diagonal_pairs(board.puddle_cells, _claimed(held))
 
 
-@_rule("puddle_shy")
 def shy(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A puddle cell whose 8 neighbours all exist and are all terrain; once per cell.
 
@@ -193,7 +178,6 @@ def shy(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> l
 # --- mushroom -----------------------------------------------------------------
 
 
-@_rule("mushroom_host")
 def host(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A sector of any size holding 2 or more mushrooms; once per sector."""
     used = _claimed(held)
@@ -210,7 +194,6 @@ def host(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> 
     ]
 
 
-@_rule("mushroom_explorer")
 def explorer(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """3 mushrooms on one row or column, any distance apart: a piece on the middle one.
 
@@ -241,7 +224,6 @@ def explorer(board: Board, held: Sequence[Dweller], turn: int, options: Options)
     return found
 
 
-@_rule("mushroom_collector")
 def collector(
     board: Board, held: Sequence[Dweller], turn: int, options: Options
 ) -> list[Placement]:
@@ -249,7 +231,6 @@ def collector(
     return _diagonal_pairs(board.mushrooms, _claimed(held))
 
 
-@_rule("mushroom_loner")
 def loner(board: Board, held: Sequence[Dweller], turn: int, options: Options) -> list[Placement]:
     """A mushroom whose 8 neighbours all exist (puddles allowed) and hold no mushroom."""
     used = _claimed(held)
@@ -265,10 +246,28 @@ def loner(board: Board, held: Sequence[Dweller], turn: int, options: Options) ->
 # --- resolution ---------------------------------------------------------------
 
 
+#: Dweller card id -> the function of its rule (Garden Dwellers: one per card).
+RULES: Mapping[str, Rule] = {
+    "leaf_thoughtful": thoughtful,
+    "leaf_restless": restless,
+    "leaf_flirty": flirty,
+    "leaf_runner": runner,
+    "puddle_diver": diver,
+    "puddle_skipper": skipper,
+    "puddle_friendly": friendly,
+    "puddle_shy": shy,
+    "mushroom_host": host,
+    "mushroom_explorer": explorer,
+    "mushroom_collector": collector,
+    "mushroom_loner": loner,
+}
+
+
 def options_for(
     card: str, board: Board, dwellers: Sequence[Dweller], turn: int, options: Options
 ) -> list[Placement]:
-    """Every placement ``card`` offers now, in reading order of the anchors."""
+    """Garden Dwellers: every placement ``card`` offers now, in reading order of
+    the anchors (what a card's pieces may reuse, ambiguity 6)."""
     held = [d for d in dwellers if d.card == card]
     found = RULES[card](board, held, turn, options)
     if len(found) > 1:
@@ -277,13 +276,15 @@ def options_for(
 
 
 def _dweller(card: str, placement: Placement, turn: int) -> Dweller:
+    """The piece ``card`` puts at ``placement`` in turn ``turn``."""
     return Dweller(card, placement.anchor, tuple(sorted(placement.cells)), turn)
 
 
 def resolve(
     card: str, board: Board, dwellers: list[Dweller], turn: int, options: Options
 ) -> list[Placement]:
-    """Place every piece of ``card`` that needs no decision; return the choice left.
+    """Garden Dwellers, who chooses (ambiguities 7 and 10): place every piece of ``card``
+    that needs no decision; return the choice left.
 
     A placement needs no decision when placing it removes no other option and
     no other option's placement would remove it. Those are appended to

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from services.core.engine import jsonstate
-from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position, board_for
+from services.undertheleaves.rules.board import Board, Cell, PlacedTile, Position
+from services.undertheleaves.rules.caches import KEPT
 
 TAKE_TILE = "take_tile"
 PLACE_TILE = "place_tile"
@@ -63,103 +64,125 @@ class Dweller(NamedTuple):
     turn: int
 
 
+#: A garden's hummingbirds: (tile position, birds on it) for every tile with at
+#: least one, sorted by position (as stored).
+Birds = tuple[tuple[Position, int], ...]
+
+
 @dataclass(slots=True)
 class Garden:
-    """One seat's garden. ``tiles`` and ``dwellers`` are only ever appended to;
-    ``bee_sectors`` and ``hummingbirds`` are replaced after a placement, never
-    changed in place (the caches below rely on both)."""
+    """One seat's garden, held in immutable values: a placement or a new piece
+    makes new tuples, it never changes one. Each cache below is kept with the
+    very tuples it was worked out from and is used only while the garden still
+    holds those (an identity check, or equality of immutable values).
 
-    tiles: list[PlacedTile]
-    bee_sectors: list[BeeSector] = field(default_factory=list)
-    #: Tile position -> hummingbirds on that tile (only positions with at least one).
-    hummingbirds: dict[Position, int] = field(default_factory=dict)
-    dwellers: list[Dweller] = field(default_factory=list)
-    #: Cache: the board of ``tiles`` (rebuilt when its tile count differs).
-    board: Board | None = field(default=None, compare=False, repr=False)
-    #: Cache: (tile count, sorted frontier, occupied positions).
-    frontier_cache: tuple[int, list[Position], set[Position]] | None = field(
+    Lists and a dict given to the constructor are turned into tuples."""
+
+    tiles: tuple[PlacedTile, ...]
+    bee_sectors: tuple[BeeSector, ...] = ()
+    hummingbirds: Birds = ()
+    dwellers: tuple[Dweller, ...] = ()
+    #: Cache ``board``: (the tiles it was built from, the board), grown by
+    #: :meth:`place`.
+    board: tuple[tuple[PlacedTile, ...], Board] | None = field(
         default=None, compare=False, repr=False
     )
-    #: Cache: (the garden's version, its pieces, the score and view dict last
-    #: built, or -1 and None); views are handed out read-only, so an unchanged
-    #: garden costs one compare (see ``engine._garden_counts``).
+    #: Cache ``frontier``: (the tiles, sorted free positions, occupied positions).
+    frontier_cache: tuple[tuple[PlacedTile, ...], list[Position], set[Position]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    #: Cache ``garden_view``: (the garden's version, its pieces, the score and
+    #: view dict last built, or -1 and None); see ``view._garden_counts``.
     view_cache: tuple[tuple[Any, ...], dict[str, int], int, dict[str, Any] | None] | None = field(
         default=None, compare=False, repr=False
     )
-    #: Cache: (tile count, last tile, the tiles' JSON as a fragment and as
-    #: bytes): tiles are only ever appended, so a garden that grew encodes only
-    #: its new tiles.
-    tiles_json: tuple[int, PlacedTile | None, Any, bytes] | None = field(
+    #: Cache ``garden_json``: (the tiles, their JSON as a fragment and as bytes);
+    #: tiles placed since are appended to the kept bytes.
+    tiles_json: tuple[tuple[PlacedTile, ...], Any, bytes] | None = field(
         default=None, compare=False, repr=False
     )
-
-    #: Cache: (the garden's version, the garden as a JSON fragment).
+    #: Cache ``garden_json``: (the garden's version, the garden as a JSON fragment).
     garden_json: tuple[tuple[Any, ...], Any] | None = field(default=None, compare=False, repr=False)
-    #: Cache: the View lists of the tiles, bee sectors and dwellers, each with
-    #: what it was built from (see ``engine._garden_parts``).
-    view_parts: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if type(self.tiles) is not tuple:
+            self.tiles = tuple(self.tiles)
+        if type(self.bee_sectors) is not tuple:
+            self.bee_sectors = tuple(self.bee_sectors)
+        if isinstance(self.hummingbirds, dict):
+            self.hummingbirds = tuple(sorted(self.hummingbirds.items()))
+        elif type(self.hummingbirds) is not tuple:
+            self.hummingbirds = tuple(self.hummingbirds)
+        if type(self.dwellers) is not tuple:
+            self.dwellers = tuple(self.dwellers)
 
     def version(self) -> tuple[Any, ...]:
-        """What the garden's pieces, view and encoding depend on, cheaply: the
-        numbers of tiles and dwellers (only ever appended) and the very bee-sector
-        list and hummingbird dict (replaced, never changed in place; equal new
-        ones compare as unchanged)."""
-        return (len(self.tiles), self.bee_sectors, self.hummingbirds, len(self.dwellers))
+        """What the garden's pieces, view and encoding depend on: its four tuples
+        (compared by identity first, then by value)."""
+        return (self.tiles, self.bee_sectors, self.hummingbirds, self.dwellers)
 
     def encoded(self) -> Any:
-        """The garden as a JSON fragment for :func:`encode`, built again only when
-        its version changed (its tiles, in turn, once per tile count)."""
+        """The garden as a JSON value for :func:`encode`: a fragment written once
+        per version (cache ``garden_json``), else the plain value."""
+        if not KEPT["garden_json"]:
+            return [self.tiles, self.bee_sectors, self.hummingbirds, self.dwellers]
         version = self.version()
         cached = self.garden_json
         if cached is None or cached[0] != version:
-            value = [
-                self.encoded_tiles(),
-                self.bee_sectors,
-                sorted(self.hummingbirds.items()),
-                self.dwellers,
-            ]
+            value = [self.encoded_tiles(), self.bee_sectors, self.hummingbirds, self.dwellers]
             cached = self.garden_json = (version, jsonstate.fragment(value))
         return cached[1]
 
     def encoded_tiles(self) -> Any:
-        """The tiles as a JSON fragment for :func:`encode`: the kept array, with the
-        tiles placed since appended to it (each tile encoded once)."""
+        """The tiles as a JSON fragment for :func:`encode`: the kept array while
+        the tiles are the same; when the kept tiles begin the garden's, the new
+        ones are appended to the kept bytes (each tile encoded once)."""
         tiles = self.tiles
-        last = tiles[-1] if tiles else None
         cached = self.tiles_json
-        if cached is not None and cached[0] == len(tiles) and cached[1] is last:
-            return cached[2]
-        if cached is not None and 0 < cached[0] < len(tiles) and tiles[cached[0] - 1] is cached[1]:
-            added = b",".join([jsonstate.dumps(tuple(t)) for t in tiles[cached[0] :]])
-            data = cached[3][:-1] + b"," + added + b"]"
-        else:
-            data = jsonstate.dumps(tiles)
-        self.tiles_json = (len(tiles), last, jsonstate.fragment_of(data), data)
-        return self.tiles_json[2]
+        if cached is not None:
+            kept = cached[0]
+            if kept is tiles:
+                return cached[1]
+            if 0 < len(kept) < len(tiles) and tiles[: len(kept)] == kept:
+                added = b",".join([jsonstate.dumps(tuple(t)) for t in tiles[len(kept) :]])
+                data = cached[2][:-1] + b"," + added + b"]"
+                self.tiles_json = (tiles, jsonstate.fragment_of(data), data)
+                return self.tiles_json[1]
+        data = jsonstate.dumps(tiles)
+        self.tiles_json = (tiles, jsonstate.fragment_of(data), data)
+        return self.tiles_json[1]
 
     def get_board(self) -> Board:
-        """The garden's board, built on first use and kept while no tile is added."""
-        board = self.board
-        if board is None or board.count != len(self.tiles):
-            board = self.board = board_for(self.tiles)
-        return board
+        """The garden's board, built on first use and kept while the tiles are
+        the very tuple it was built from (cache ``board``)."""
+        if not KEPT["board"]:
+            return Board(self.tiles)
+        cached = self.board
+        if cached is None or cached[0] is not self.tiles:
+            cached = self.board = (self.tiles, Board(self.tiles))
+        return cached[1]
 
     def frontier(self) -> tuple[list[Position], set[Position]]:
-        """Empty positions sharing a side with a tile (sorted), and the occupied ones."""
+        """Empty positions sharing a side with a tile (sorted), and the occupied
+        ones (cache ``frontier``; both are read-only for callers)."""
         cached = self.frontier_cache
-        if cached is None or cached[0] != len(self.tiles):
+        if cached is None or cached[0] is not self.tiles or not KEPT["frontier"]:
             taken = {(t.x, t.y) for t in self.tiles}
             free = sorted({(x + dx, y + dy) for x, y in taken for dx, dy in _SIDES} - taken)
-            cached = self.frontier_cache = (len(self.tiles), free, taken)
+            cached = self.frontier_cache = (self.tiles, free, taken)
         return cached[1], cached[2]
 
     def place(self, placed: PlacedTile) -> None:
-        """Add a tile, keeping the board and the frontier up to date."""
-        board = self.get_board()
+        """Add a tile: a new tuple of tiles; the kept board and frontier of the
+        old tuple grow by that tile and are kept with the new one."""
+        before = self.tiles
+        tiles = self.tiles = (*before, placed)
+        kept = self.board
+        if KEPT["board"] and kept is not None and kept[0] is before:
+            kept[1].add(placed)
+            self.board = (tiles, kept[1])
         cached = self.frontier_cache
-        self.tiles.append(placed)
-        board.add(placed)
-        if cached is not None and cached[0] == len(self.tiles) - 1:
+        if KEPT["frontier"] and cached is not None and cached[0] is before:
             # Kept sorted in place: the position leaves, its free sides join.
             x, y = placed.x, placed.y
             free, taken = cached[1], cached[2]
@@ -172,7 +195,7 @@ class Garden:
                     at = bisect_left(free, side)
                     if at == len(free) or free[at] != side:
                         free.insert(at, side)
-            self.frontier_cache = (len(self.tiles), free, taken)
+            self.frontier_cache = (tiles, free, taken)
 
 
 _SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -200,11 +223,6 @@ class State:
     rng: int
     #: The tile taken from the market, to be placed now ("" if none).
     taken_tile: str = ""
-    #: Cache: (the gardens' piece counts, the seats' totals) of the last view;
-    #: the counts dicts are kept per garden version (``engine._garden_counts``).
-    totals_cache: tuple[list[dict[str, int]], list[int]] | None = field(
-        default=None, compare=False, repr=False
-    )
 
 
 _OPTIONS: dict[tuple[bool, bool, bool], Options] = {}
@@ -259,10 +277,10 @@ def parse(data: bytes) -> State:
     make_tile = PlacedTile._make
     gardens = [
         Garden(
-            tiles=list(map(make_tile, tiles)),
-            bee_sectors=[BeeSector(c, tuple(cells), n) for c, cells, n in bees],
-            hummingbirds={(x, y): n for (x, y), n in birds},
-            dwellers=[Dweller(c, a, tuple(cells), t) for c, a, cells, t in dwellers],
+            tiles=tuple(map(make_tile, tiles)),
+            bee_sectors=tuple([BeeSector(c, tuple(cells), n) for c, cells, n in bees]),
+            hummingbirds=tuple([((x, y), n) for (x, y), n in birds]),
+            dwellers=tuple([Dweller(c, a, tuple(cells), t) for c, a, cells, t in dwellers]),
         )
         for tiles, bees, birds, dwellers in raw["gardens"]
     ]
@@ -284,17 +302,15 @@ def parse(data: bytes) -> State:
 
 
 def clone(state: State) -> State:
-    """An independent copy of ``state`` (records are immutable and shared; no caches)."""
+    """An independent copy of ``state`` (a garden's tuples are immutable and
+    shared; no caches)."""
     return State(
         players=state.players,
         options=state.options,
         cards=state.cards,
         bag=state.bag.copy(),
         market=state.market.copy(),
-        gardens=[
-            Garden(g.tiles.copy(), g.bee_sectors.copy(), g.hummingbirds.copy(), g.dwellers.copy())
-            for g in state.gardens
-        ],
+        gardens=[Garden(g.tiles, g.bee_sectors, g.hummingbirds, g.dwellers) for g in state.gardens],
         first_seat=state.first_seat,
         current=state.current,
         turn=state.turn,

@@ -123,7 +123,7 @@ def advance(s: State) -> None:
         if len(acts) == 1:
             APPLY[c](s, t, acts[0])
             continue
-        s.legal_cache = (s.decisions, t.seat, acts)
+        s.legal_cache = (s.decisions, t.seat, tuple(acts))
         return
     s.phase = OVER
     s.legal_cache = None

@@ -11,6 +11,7 @@ from services.core.engine.rng import Rng
 
 from . import hidden, storage
 from .acts import KEEP_BONUS, keep_birds, keep_food, subsets
+from .caches import KEPT
 from .cards import (
     BONUS_CONDITION,
     BONUS_IDS,
@@ -151,15 +152,15 @@ class WingspanEngine:
         s.setup_food = [[] for _ in range(players)]
         return s
 
-    def _setup_legal(self, s: State, seat: int) -> list[Action]:
+    def _setup_legal(self, s: State, seat: int) -> tuple[Action, ...]:
         """The seat's setup options, cached per (seat, stage) while in setup."""
         cache = s.legal_cache
         if not isinstance(cache, dict):
             cache = s.legal_cache = {}
         key = seat * 4 + s.setup_stage[seat]
-        acts = cache.get(key)
+        acts = cache.get(key) if KEPT["legal"] else None
         if acts is None:
-            acts = cache[key] = self._setup_options(s, seat)
+            acts = cache[key] = tuple(self._setup_options(s, seat))
         return acts
 
     def _setup_options(self, s: State, seat: int) -> list[Action]:
@@ -238,9 +239,9 @@ class WingspanEngine:
             if t.seat != seat:
                 return []
             lc = s.legal_cache
-            if lc is not None and lc[0] == s.decisions:
+            if lc is not None and lc[0] == s.decisions and KEPT["legal"]:
                 return list(lc[2])
-            acts = LEGAL[t.code](s, t)
+            acts = tuple(LEGAL[t.code](s, t))
             s.legal_cache = (s.decisions, seat, acts)
             return list(acts)
         if phase == SETUP and 0 <= seat < s.players:
@@ -257,7 +258,8 @@ class WingspanEngine:
         if t.seat != seat:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {t.seat} is to act, not seat {seat}")
         lc = s.legal_cache
-        acts = lc[2] if lc is not None and lc[0] == s.decisions else LEGAL[t.code](s, t)
+        fresh = lc is not None and lc[0] == s.decisions and KEPT["legal"]
+        acts = lc[2] if fresh else LEGAL[t.code](s, t)
         for x in acts:
             if x is action:
                 break

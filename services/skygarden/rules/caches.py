@@ -1,0 +1,40 @@
+"""The engine's caches, each with a switch to its plain path.
+
+Every cache this engine keeps is named in :data:`KEPT`. While a name is
+switched off (``with plain("part_views"): ...``), the engine computes what that
+cache stands in for every time: the benchmark ``bench/apply_breakdown.py``
+times the service's Apply both ways, and the tests check that both ways give
+the same actions, views and bytes (see docs/BENCHMARKS.md, "Engine caches against
+their plain paths").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: Cache name -> whether the engine uses it (True but inside :func:`plain`).
+KEPT: dict[str, bool] = {
+    # View dicts of chips, track spaces, Standby spaces, special cards and
+    # areas, built once per immutable key (ints and tuples) and shared by views.
+    "part_views": True,
+    # Actions whose labels name what they move (Owner moves, special birds,
+    # milestone claims, kept cards), built once per key and shared.
+    "actions": True,
+}
+
+
+@contextmanager
+def plain(*names: str) -> Iterator[None]:
+    """Run the block with the caches ``names`` switched off (all of them if none
+    is named); each is switched back on afterwards."""
+    chosen = names or tuple(KEPT)
+    unknown = set(chosen) - set(KEPT)
+    if unknown:
+        raise KeyError(f"no such cache: {', '.join(sorted(unknown))}")
+    before = {name: KEPT[name] for name in chosen}
+    KEPT.update(dict.fromkeys(chosen, False))
+    try:
+        yield
+    finally:
+        KEPT.update(before)

@@ -1,0 +1,37 @@
+"""The engine's caches, each with a switch to its plain path.
+
+Every cache this engine keeps is named in :data:`KEPT`. While a name is
+switched off (``with plain("legal"): ...``), the engine computes what that
+cache stands in for every time: the benchmark ``bench/apply_breakdown.py``
+times the service's Apply both ways, and the tests check that both ways give
+the same actions and states (see docs/BENCHMARKS.md, "Engine caches against
+their plain paths").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: Cache name -> whether the engine uses it (True but inside :func:`plain`).
+KEPT: dict[str, bool] = {
+    # The current decision's legal list, worked out when the flow stops there
+    # (to see whether it has a single option) and reused by legal() and apply().
+    "legal": True,
+}
+
+
+@contextmanager
+def plain(*names: str) -> Iterator[None]:
+    """Run the block with the caches ``names`` switched off (all of them if none
+    is named); each is switched back on afterwards."""
+    chosen = names or tuple(KEPT)
+    unknown = set(chosen) - set(KEPT)
+    if unknown:
+        raise KeyError(f"no such cache: {', '.join(sorted(unknown))}")
+    before = {name: KEPT[name] for name in chosen}
+    KEPT.update(dict.fromkeys(chosen, False))
+    try:
+        yield
+    finally:
+        KEPT.update(before)
