@@ -39,9 +39,9 @@ def worth(engine: Engine[Any], state: Any, seat: int, potential: Potential) -> f
 
 def finish_turn(
     engine: Engine[Any], state: Any, seat: int, potential: Potential, follow: int
-) -> float:
+) -> Any:
     """Play up to ``follow`` more decisions of ``seat`` greedily (one ply each,
-    first best on ties); the worth of where that leaves it."""
+    first best on ties); the state that leaves (``state`` itself, changed, or a copy)."""
     for _ in range(follow):
         if engine.is_over(state) or engine.to_act(state)[0] != seat:
             break
@@ -52,7 +52,25 @@ def finish_turn(
             if value > best_worth:
                 best, best_worth = after, value
         state = best
-    return worth(engine, state, seat, potential)
+    return state
+
+
+def outcomes(
+    engine: Engine[Any],
+    state: Any,
+    seat: int,
+    actions: Sequence[Any],
+    rng: random.Random,
+    potential: Potential,
+    follow: int = FOLLOW,
+) -> list[Any]:
+    """The state each of ``actions`` (the engine's) leads to once the seat's turn is
+    finished greedily, all from one determinized copy of ``state``."""
+    sample = engine.determinize(state, seat, Rng(rng.getrandbits(64)))
+    return [
+        finish_turn(engine, engine.apply(engine.clone(sample), seat, a), seat, potential, follow)
+        for a in actions
+    ]
 
 
 def values(
@@ -64,11 +82,10 @@ def values(
     potential: Potential,
     follow: int = FOLLOW,
 ) -> list[float]:
-    """The worth each of ``actions`` (the engine's) leads to, on one determinized copy."""
-    sample = engine.determinize(state, seat, Rng(rng.getrandbits(64)))
+    """The worth each of ``actions`` leads to (see :func:`outcomes`)."""
     return [
-        finish_turn(engine, engine.apply(engine.clone(sample), seat, a), seat, potential, follow)
-        for a in actions
+        worth(engine, after, seat, potential)
+        for after in outcomes(engine, state, seat, actions, rng, potential, follow)
     ]
 
 
