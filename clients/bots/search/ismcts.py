@@ -25,7 +25,8 @@ or to its end, and scores the result from the seat's point of view.
 * The value of a state for a seat (:func:`value`) is its score minus the best
   other score (in a solo game: minus the AI's score when there is one), each
   score plus what that seat's resources are worth (the game's ``potential``,
-  when the settings have one) while the game is not over, squashed by ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
+  when the settings have one) while the game is not over, squashed by
+  ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
   result: +1 won, -1 lost, 0 drawn, half and half with the margin. Win rate
   is what a bot is judged on; the margin keeps the search informed when every
   line wins (or loses).

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from clients.bots.greedy import potential_of
