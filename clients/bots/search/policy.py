@@ -29,16 +29,19 @@ log = logging.getLogger("roost.bots.search")
 #: Virtual playouts given to the greedy bot's judgement of each root action, in
 #: the games where greedy looks a turn ahead (see :mod:`.ismcts`).
 PRIOR = 4
+#: Root actions searched there: greedy's four best (a few dozen playouts spread
+#: over eight candidates tell them apart no better than greedy's own judgement).
+WIDTH = 4
 
 
 def settings_of(game: str, builder_module: Any) -> Settings:
     """The search settings of ``game``: its builder's, plus the greedy bot's
-    potential and a prior where greedy looks a turn ahead."""
+    potential, a prior and a narrower root where greedy looks a turn ahead."""
     base = getattr(builder_module, "SETTINGS", None) or Settings()
     potential = potential_of(game)
     if potential is None:
         return base
-    return replace(base, potential=potential, prior=PRIOR)
+    return replace(base, potential=potential, prior=PRIOR, width=WIDTH)
 
 
 def budget_of(amount: str | None, unit: str | None) -> Budget:
