@@ -8,7 +8,6 @@ import random
 import pytest
 
 from clients.bots.greedy import LOOKAHEAD, no_potential, potential_of
-from clients.bots.greedy import birdscaping as birdscaping_potential
 from clients.bots.greedy import wingspan as wingspan_potential
 from clients.bots.greedy.lookahead import choose, values, worth
 from clients.bots.policies import GreedyPolicy, make
@@ -79,11 +78,24 @@ def test_food_and_cards_are_worth_something_until_the_game_ends() -> None:
     assert wingspan_potential.potential(richer, seat) == 0.0
 
 
-def test_a_card_in_hand_is_worth_something_in_birdscaping() -> None:
-    state = BIRDSCAPING.setup(2, {}, 3)
-    fuller = BIRDSCAPING.clone(state)
-    fuller.hands[0].append(fuller.deck.pop())
-    assert birdscaping_potential.potential(fuller, 0) > birdscaping_potential.potential(state, 0)
+def test_two_birdscaping_lookahead_bots_finish_their_game() -> None:
+    """Greedy against greedy ends (valuing cards in hand once made both draw, tilt
+    and untilt forever, and the rules set no limit on a game's length)."""
+    potential = potential_of("birdscaping")
+    assert potential is no_potential
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = BIRDSCAPING.setup(2, {}, seed)
+        decisions = 0
+        while not BIRDSCAPING.is_over(state):
+            seat = BIRDSCAPING.to_act(state)[0]
+            state = BIRDSCAPING.apply(
+                state,
+                seat,
+                BIRDSCAPING.legal(state, seat)[choose(BIRDSCAPING, state, seat, rng, potential)],
+            )
+            decisions += 1
+            assert decisions < 600
 
 
 def test_greedy_walks_the_sky_garden_track_instead_of_stopping_for_standby_points() -> None:

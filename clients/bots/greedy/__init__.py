@@ -20,7 +20,10 @@ from typing import Any
 Potential = Callable[[Any, int], float]
 
 #: Games played with the lookahead, and whether each has a potential module.
-LOOKAHEAD: dict[str, bool] = {"wingspan": True, "birdscaping": True, "skygarden": False}
+#: Birdscaping has none: valuing the cards in hand made two lookahead bots draw,
+#: tilt and untilt forever, neither ever playing the card that moves the game
+#: toward its end (the rules set no limit on the game's length).
+LOOKAHEAD: dict[str, bool] = {"wingspan": True, "birdscaping": False, "skygarden": False}
 
 
 def no_potential(state: Any, seat: int) -> float:
