@@ -2,13 +2,13 @@
 
     python -m bench.bot_strength [--games N] [--baseline-games B] [--playouts P]
                                  [--solo-games S] [--only GAME ...] [--concurrency C]
-                                 [--no-write]
+                                 [--duels NAME ...] [--no-write]
 
 For each game with a search observation builder it serves the game as its own
 process over a local Redis (or ``REDIS_URL``) and runs ``roost tournament`` as a
 separate process for three duels at 2 players (search@<P>p vs greedy, greedy
-vs random, search@<P>p vs random; seats rotate), and, in games with a solo
-mode, solo runs of each bot. From the reports it writes, into the
+vs random, search@<P>p vs random; seats rotate; ``--duels`` picks some of
+them), and, in games with a solo mode, solo runs of each bot. From the reports it writes, into the
 ``bot-strength-<game>`` section of docs/BENCHMARKS.md (one per game): the first kind's share of the
 head-to-head games with its 95% Wilson interval (a draw counts half), mean
 scores, and OpenSkill ratings (the tournament's, over that duel's games).
@@ -43,8 +43,17 @@ from services.core.redis_server import free_port, start_local_redis
 from services.registry import by_name
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Games with a solo mode worth reporting (the bots against the game's AI).
-SOLO = ("birdscaping",)
+#: Games with a solo mode worth reporting, and what a solo game is judged by.
+SOLO = {
+    "birdscaping": "won: beat the AI's score",
+    "skygarden": "won: reached the first target (130 points; the second is 150)",
+}
+#: The duels at 2 players, by name: (first kind, second kind, games flag).
+DUELS = {
+    "search-greedy": ("search", "greedy", "games"),
+    "greedy-random": ("greedy", "random", "baseline_games"),
+    "search-random": ("search", "random", "games"),
+}
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -207,7 +216,9 @@ def section(
     if solos:
         lines += [
             "",
-            "Solo, against the game's AI:",
+            "Solo (one seat; "
+            + "; ".join(dict.fromkeys(f"{s['game']}: {SOLO[s['game']]}" for s in solos))
+            + "):",
             "",
             "| game | bot | games | won [95% CI] | mean score |",
             "|---|---|---|---|---|",
@@ -242,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solo-games", type=int, default=20, help="solo games per bot (0: none)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=None, help="game names")
+    parser.add_argument(
+        "--duels", nargs="*", choices=tuple(DUELS), default=list(DUELS), help="duels to run"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(raw)
@@ -257,11 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             timing: dict[str, dict[str, float]] = {}
             timing[game] = decision_times(game, 2, args.playouts)
             with serve(game, redis_url) as address:
-                for first, second, count in (
-                    (search_kind, "greedy", args.games),
-                    ("greedy", "random", args.baseline_games),
-                    (search_kind, "random", args.games),
-                ):
+                for name in args.duels:
+                    first, second, flag = DUELS[name]
+                    first = search_kind if first == "search" else first
+                    count = getattr(args, flag)
                     report = tournament(
                         game, address, 2, count, f"{first},{second}", args.concurrency, 1
                     )

@@ -8,11 +8,16 @@ choice. See docs/BOTS.md.
 Built-in kinds:
 
 * ``random``: uniform among the legal actions.
-* ``greedy``: one-ply lookahead on the score. When the game's Legal offers a
-  score preview (``LegalRequest.with_score_preview``, filling
+* ``greedy``: one-ply lookahead on the score. In the games of
+  :data:`clients.bots.greedy.LOOKAHEAD` (Wingspan, Birdscaping, Sky Garden) it
+  reads its own view into an engine state (the search bot's observation
+  builder) and looks one turn ahead on the game's rules engine, valuing the
+  seat's score plus what its resources are worth (:mod:`clients.bots.greedy`).
+  Elsewhere, or when the view cannot be rebuilt, it uses the game's score
+  preview (``LegalRequest.with_score_preview``, filling
   ``LegalAction.score_after`` with the seat's total after each action,
-  simulated server-side on a reseeded copy), it picks the action with the
-  highest ``score_after``, breaking ties at random. A game service without the
+  simulated server-side on a reseeded copy): the action with the highest
+  ``score_after``, ties at random. A game service without the
   preview cannot tell a client what an action would score, so greedy then falls
   back to an honest heuristic: it learns, per action *kind*, the mean change of
   its own score measured with Score before and after its past decisions, and
@@ -82,19 +87,32 @@ class RandomPolicy(Policy):
 
 
 class GreedyPolicy(Policy):
-    """Best ``score_after`` when previews exist; else the best-scoring kind so far."""
+    """The one-turn lookahead in its games (``game``); else the best ``score_after``
+    when previews exist; else the best-scoring kind so far."""
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random | None = None, preview: bool = True) -> None:
+    def __init__(
+        self, rng: random.Random | None = None, preview: bool = True, game: str = ""
+    ) -> None:
         super().__init__(rng)
         self.wants_preview = preview
         self.wants_feedback = not preview
         self.totals: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
+        self.lookahead = None
+        if game:
+            from clients.bots.greedy.policy import Lookahead
+
+            self.lookahead = Lookahead.of(game, self.rng)
+        self.wants_view = self.lookahead is not None
 
     def choose(self, actions: Sequence[Any], view: Any = None) -> int:
         """See the module docstring."""
+        if self.lookahead is not None and view is not None and len(actions) > 1:
+            choice = self.lookahead.choose(actions, view)
+            if choice is not None:
+                return choice
         if self.wants_preview:
             best = max(a.score_after for a in actions)
             return self.rng.choice([i for i, a in enumerate(actions) if a.score_after == best])
@@ -123,7 +141,7 @@ def make(kind: str, preview: bool, rng: random.Random | None = None, game: str =
     if kind == "random":
         return RandomPolicy(rng)
     if kind == "greedy":
-        return GreedyPolicy(rng, preview=preview)
+        return GreedyPolicy(rng, preview=preview, game=game)
     searching = _SEARCH.fullmatch(kind)
     if searching:
         from clients.bots.search.policy import SearchPolicy, budget_of

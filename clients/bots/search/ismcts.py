@@ -15,13 +15,26 @@ or to its end, and scores the result from the seat's point of view.
   most of a budget on placements no player would make.
 * Every root action is first looked at one ply ahead on one sample; with more
   than ``width`` of them only the ``width`` best are searched (the seat's own
-  immediate gain decides; what follows is then searched properly).
+  immediate gain decides; what follows is then searched properly). With a
+  ``prior``, the look is the greedy bot's instead (:mod:`clients.bots.greedy`:
+  the seat's turn finished greedily, its resources valued by the game's
+  potential), and each root action starts with ``prior`` virtual playouts of
+  that value: the search plays like the greedy bot until its playouts show
+  something better, rather than trading a sound one-turn judgement for the
+  noise of a few dozen playouts.
 * The value of a state for a seat (:func:`value`) is its score minus the best
-  other score (in a solo game: minus the AI's score when there is one),
-  squashed by ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
+  other score (in a solo game: minus the AI's score when there is one), each
+  score plus what that seat's resources are worth (the game's ``potential``,
+  when the settings have one) while the game is not over, squashed by
+  ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
   result: +1 won, -1 lost, 0 drawn, half and half with the margin. Win rate
   is what a bot is judged on; the margin keeps the search informed when every
   line wins (or loses).
+* With ``paired`` set, the root candidates are not chosen by UCB1 but played
+  in rounds: each round draws one determinization and one random stream and
+  plays every candidate from it, and the best mean wins (prior included).
+  Comparing actions on the same deck order and the same dice takes most of the
+  luck out of the comparison, which a small budget cannot average away.
 * The budget is a number of playouts, a time in milliseconds, or both (the
   first reached ends the search). All randomness comes from the
   ``random.Random`` given, so a seeded search with a playout budget is
@@ -41,6 +54,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.bots.greedy import Potential
+from clients.bots.greedy.lookahead import outcomes
 from services.core.engine import Engine, Rng
 
 #: UCB1 exploration constant for values in [-1, 1].
@@ -74,6 +89,13 @@ class Settings:
     width: int = 8
     #: Score difference that is worth tanh(1) ≈ 0.76 of a win.
     scale: float = 8.0
+    #: What a seat's resources are worth beyond its score (None: nothing).
+    potential: Potential | None = None
+    #: Virtual playouts given to each root action's greedy value (0: no greedy look).
+    prior: int = 0
+    #: Paired playouts: every candidate in turn on the same sample and random stream,
+    #: the best mean chosen (instead of UCB1 and the most visits).
+    paired: bool = False
 
 
 @dataclass(slots=True)
@@ -88,16 +110,21 @@ class Result:
     elapsed_ms: float = 0.0
 
 
-def value(engine: Engine[Any], state: Any, seat: int, scale: float) -> float:
+def value(
+    engine: Engine[Any], state: Any, seat: int, scale: float, potential: Potential | None = None
+) -> float:
     """How well ``seat`` stands in ``state``, in [-1, 1] (see the module docstring)."""
     board = engine.score(state)
-    own = 0
-    best_other: int | None = None
+    own = 0.0
+    best_other: float | None = None
     for entry in board.seats:
+        total = entry.total
+        if potential is not None and not board.final:
+            total += potential(state, entry.seat)
         if entry.seat == seat:
-            own = entry.total
-        elif best_other is None or entry.total > best_other:
-            best_other = entry.total
+            own = total
+        elif best_other is None or total > best_other:
+            best_other = total
     if board.solo is not None and board.solo.opponent_score is not None:
         best_other = board.solo.opponent_score
     margin = math.tanh((own - (best_other or 0)) / scale)
@@ -116,14 +143,20 @@ def _seed(rng: random.Random) -> Rng:
 
 
 def one_ply(
-    engine: Engine[Any], state: Any, seat: int, actions: list[Any], rng: random.Random, scale: float
+    engine: Engine[Any],
+    state: Any,
+    seat: int,
+    actions: list[Any],
+    rng: random.Random,
+    scale: float,
+    potential: Potential | None = None,
 ) -> list[float]:
     """The value for ``seat`` right after each action, each on its own determinized copy."""
     out = []
     for action in actions:
         copy = engine.determinize(state, seat, _seed(rng))
         engine.apply(copy, seat, action)
-        out.append(value(engine, copy, seat, scale))
+        out.append(value(engine, copy, seat, scale, potential))
     return out
 
 
@@ -142,10 +175,12 @@ def playout(
             candidates = (
                 rng.sample(actions, settings.sample) if len(actions) > settings.sample else actions
             )
-            values = one_ply(engine, state, mover, candidates, rng, settings.scale)
+            values = one_ply(
+                engine, state, mover, candidates, rng, settings.scale, settings.potential
+            )
             action = candidates[max(range(len(values)), key=values.__getitem__)]
         engine.apply(state, mover, action)
-    return value(engine, state, root_seat, settings.scale)
+    return value(engine, state, root_seat, settings.scale, settings.potential)
 
 
 def search(
@@ -165,41 +200,68 @@ def search(
         raise ValueError(f"seat {seat} has no decision to make")
     if len(actions) == 1:
         return Result(0, {0: 0}, {0: 0.0})
-    first = one_ply(engine, root, seat, actions, rng, settings.scale)
+    first = _first_look(engine, root, seat, actions, rng, settings)
     jitter = [rng.random() for _ in actions]
     candidates = sorted(range(len(actions)), key=lambda i: (-first[i], jitter[i]))
     candidates = candidates[: settings.width]
-    visits = dict.fromkeys(candidates, 0)
-    totals = dict.fromkeys(candidates, 0.0)
+    visits = dict.fromkeys(candidates, settings.prior)
+    totals = {i: settings.prior * first[i] for i in candidates}
     done = 0
+    paired: list[int] = []
     while True:
         if budget.playouts is not None and done >= budget.playouts:
             break
         if deadline is not None and done > 0 and clock() >= deadline:
             break
-        index = _select(candidates, visits, totals, done, rng)
-        sample = engine.determinize(root, seat, _seed(rng))
+        if settings.paired:
+            if not paired:
+                paired = list(candidates)
+                world, stream = engine.determinize(root, seat, _seed(rng)), rng.getrandbits(64)
+            index = paired.pop()
+            sample = engine.clone(world)
+            playout_rng = random.Random(stream)
+        else:
+            index = _select(candidates, visits, totals, rng)
+            sample = engine.determinize(root, seat, _seed(rng))
+            playout_rng = rng
         engine.apply(sample, seat, actions[index])
-        totals[index] += playout(engine, sample, seat, settings, rng)
+        totals[index] += playout(engine, sample, seat, settings, playout_rng)
         visits[index] += 1
         done += 1
     means = {i: totals[i] / visits[i] for i in candidates if visits[i]}
-    choice = max(candidates, key=lambda i: (visits[i], means.get(i, -2.0), first[i], jitter[i]))
+    if settings.paired:
+        choice = max(candidates, key=lambda i: (means.get(i, -2.0), first[i], jitter[i]))
+    else:
+        choice = max(candidates, key=lambda i: (visits[i], means.get(i, -2.0), first[i], jitter[i]))
     return Result(choice, visits, means, done, (clock() - started) * 1000)
+
+
+def _first_look(
+    engine: Engine[Any], root: Any, seat: int, actions: list[Any], rng: random.Random, s: Settings
+) -> list[float]:
+    """Each root action's value at a first look: one ply ahead, or with a prior the
+    greedy bot's one-turn lookahead (see the module docstring)."""
+    if not s.prior:
+        return one_ply(engine, root, seat, actions, rng, s.scale, s.potential)
+    potential = s.potential or (lambda state, seat: 0.0)
+    return [
+        value(engine, after, seat, s.scale, s.potential)
+        for after in outcomes(engine, root, seat, actions, rng, potential)
+    ]
 
 
 def _select(
     candidates: list[int],
     visits: dict[int, int],
     totals: dict[int, float],
-    done: int,
     rng: random.Random,
 ) -> int:
-    """UCB1 over the root candidates; an unvisited one first (in candidate order)."""
+    """UCB1 over the root candidates (virtual playouts of a prior included); an
+    unvisited one first (in candidate order)."""
     for index in candidates:
         if not visits[index]:
             return index
-    log_n = math.log(done)
+    log_n = math.log(max(sum(visits.values()), 1))
     best, best_score = candidates[0], -math.inf
     for index in candidates:
         n = visits[index]

@@ -15,14 +15,33 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from clients.bots.greedy import potential_of
 from clients.bots.policies import DEFAULT_SEARCH_MS, GreedyPolicy, Policy
 from clients.bots.search import builder
 from clients.bots.search.ismcts import Budget, Result, Settings, search
 from clients.bots.search.protoview import action_values, to_values
 
 log = logging.getLogger("roost.bots.search")
+
+#: Virtual playouts given to the greedy bot's judgement of each root action, in
+#: the games where greedy looks a turn ahead (see :mod:`.ismcts`).
+PRIOR = 4
+#: Root actions searched there: greedy's four best (a few dozen playouts spread
+#: over eight candidates tell them apart no better than greedy's own judgement).
+WIDTH = 4
+
+
+def settings_of(game: str, builder_module: Any) -> Settings:
+    """The search settings of ``game``: its builder's, plus the greedy bot's
+    potential, a prior and a narrower root where greedy looks a turn ahead."""
+    base = getattr(builder_module, "SETTINGS", None) or Settings()
+    potential = potential_of(game)
+    if potential is None:
+        return base
+    return replace(base, potential=potential, prior=PRIOR, width=WIDTH)
 
 
 def budget_of(amount: str | None, unit: str | None) -> Budget:
@@ -68,7 +87,7 @@ class SearchPolicy(Policy):
         self.game = game
         self.budget = budget
         self.builder = builder(game)
-        self.settings = settings or getattr(self.builder, "SETTINGS", None) or Settings()
+        self.settings = settings or settings_of(game, self.builder)
         #: Previews feed the greedy fallback: asked for a game without a builder, or
         #: whose builder leaves enough decisions to the fallback (``PREVIEW = True``).
         self.wants_preview = preview and (
