@@ -70,8 +70,7 @@ def _chip(code: int, face_down: bool) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=8)
-def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
+def _spaces_for(n: int) -> tuple[tuple[int, list[str], int], ...]:
     """Per track space (1..TRACK_LEN) for ``n`` players: (space, active icons, section)."""
     return tuple(
         (space, space_icons(n, space), D.SECTION_OF[space] + 1 if n == 2 else 0)
@@ -79,12 +78,17 @@ def _track_spaces(n: int) -> tuple[tuple[int, list[str], int], ...]:
     )
 
 
+#: The track's spaces per player count (1-4), worked out once from the data:
+#: a table of the game's data, not a cache.
+_TRACK_SPACES = {n: _spaces_for(n) for n in range(1, 5)}
+
+
 @lru_cache(maxsize=_CACHE_LIMIT)
 def _track_cell(
     n: int, space: int, code: int, face_down: bool, occupant: int, lucy: bool
 ) -> dict[str, Any]:
     """A track space's View dict, shared by every view."""
-    _space, icons, section = _track_spaces(n)[space - 1]
+    _space, icons, section = _TRACK_SPACES[n][space - 1]
     return {
         "space": space,
         "chip": (_chip if KEPT["part_views"] else _chip.__wrapped__)(code, face_down),
@@ -250,7 +254,7 @@ def build_view(engine: Any, st: GameState, seat: int | None) -> dict[str, Any]:
     codes = st.track
     blue_down = st.blue_face_down
     track = []
-    for space, _icons, _section in _track_spaces(n):
+    for space, _icons, _section in _TRACK_SPACES[n]:
         code = codes[space - 1]
         face_down = _BLUE_BASE <= code < _ORANGE_BASE and bool(blue_down[code - _BLUE_BASE])
         track.append(

@@ -18,6 +18,9 @@ KEPT: dict[str, bool] = {
     # The current decision's legal list, worked out when the flow stops there
     # (to see whether it has a single option) and reused by legal() and apply().
     "legal": True,
+    # Whether a bird is affordable from a food signature (the counts of food a
+    # player holds): a table per signature, filled on first use.
+    "afford": True,
 }
 
 

@@ -133,27 +133,19 @@ def ap_bonus(s: State, t: BonusSpace, a) -> None:
     stack[-1].remaining += 1  # the row's main step, under the bonus space
 
 
-_DIE_MEMO: dict[int, tuple] = {}
-
-
-def _die_options(seen: int, mask: int, cache: int) -> tuple:
+def _die_options(seen: int, mask: int, cache: int) -> list:
     """The take-die actions for the faces showing, the foods allowed and caching (summary
     森林アクション: a two-food face gives either)."""
-    key = (seen << 5 | mask) << 1 | cache
-    r = _DIE_MEMO.get(key)
-    if r is None:
-        out = []
-        for face in range(6):
-            if seen >> face & 1:
-                foods = (0, 1) if face == DUAL else (face,)
-                for food in foods:
-                    if mask >> food & 1:
-                        out.append(TAKE_DIE[face][food][0])
-                        if cache:
-                            out.append(TAKE_DIE[face][food][1])
-        r = tuple(out)
-        _DIE_MEMO[key] = r
-    return r
+    out = []
+    for face in range(6):
+        if seen >> face & 1:
+            foods = (0, 1) if face == DUAL else (face,)
+            for food in foods:
+                if mask >> food & 1:
+                    out.append(TAKE_DIE[face][food][0])
+                    if cache:
+                        out.append(TAKE_DIE[face][food][1])
+    return out
 
 
 def lg_take_die(s: State, t: TakeDie) -> list:
@@ -163,7 +155,7 @@ def lg_take_die(s: State, t: TakeDie) -> list:
     seen = 0
     for f in s.feeder:
         seen |= 1 << f
-    acts = list(_die_options(seen, t.food_mask, 1 if t.cache_bird >= 0 else 0))
+    acts = _die_options(seen, t.food_mask, 1 if t.cache_bird >= 0 else 0)
     if seen and not (seen & (seen - 1)):
         # may_reroll inlined (hot path): one face left (one die, or all dice
         # alike), so the player may reroll before taking

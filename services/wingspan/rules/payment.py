@@ -6,6 +6,7 @@ from .acts import (
     PLAY,
     pay_food,
 )
+from .caches import KEPT
 from .cards import (
     COST,
     HABS,
@@ -81,6 +82,8 @@ def aff_table(sig: int) -> bytearray:
 def can_afford(t: bytearray, sig: int, b: int) -> int:
     """Affordability of bird ``b`` from table ``t`` of signature ``sig``, computed on first use
     (summary 餌コスト)."""
+    if not KEPT["afford"]:
+        return 1 if affordable(b, _sig_counts(sig)) else 0
     v = t[b]
     if v == 2:
         v = 1 if affordable(b, _sig_counts(sig)) else 0
@@ -139,18 +142,10 @@ def payments(b: int, have: list[int]) -> list[tuple[int, ...]]:
     return sorted(out)
 
 
-_PAY_ACTS: dict[int, tuple] = {}
-
-
 def pay_acts(b: int, sig: int) -> tuple:
-    """The ``pay_food`` actions of :func:`payments`, memoised by bird and food signature
-    (summary 餌コスト)."""
-    key = b << 15 | sig
-    t = _PAY_ACTS.get(key)
-    if t is None:
-        t = tuple(pay_food(p) for p in payments(b, _sig_counts(sig)))
-        _PAY_ACTS[key] = t
-    return t
+    """The ``pay_food`` actions of :func:`payments` for bird ``b`` and food signature
+    ``sig`` (summary 餌コスト)."""
+    return tuple(pay_food(p) for p in payments(b, _sig_counts(sig)))
 
 
 def start_play(s: State, seat: int, b: int, h: int) -> None:
