@@ -10,8 +10,9 @@ their plain paths").
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
+
+from services.core.engine.caches import switched_off
 
 #: Cache name -> whether the engine uses it (True but inside :func:`plain`).
 KEPT: dict[str, bool] = {
@@ -24,17 +25,7 @@ KEPT: dict[str, bool] = {
 }
 
 
-@contextmanager
-def plain(*names: str) -> Iterator[None]:
+def plain(*names: str) -> AbstractContextManager[None]:
     """Run the block with the caches ``names`` switched off (all of them if none
     is named); each is switched back on afterwards."""
-    chosen = names or tuple(KEPT)
-    unknown = set(chosen) - set(KEPT)
-    if unknown:
-        raise KeyError(f"no such cache: {', '.join(sorted(unknown))}")
-    before = {name: KEPT[name] for name in chosen}
-    KEPT.update(dict.fromkeys(chosen, False))
-    try:
-        yield
-    finally:
-        KEPT.update(before)
+    return switched_off(KEPT, *names)
