@@ -76,3 +76,12 @@ def test_the_solo_search_scores_like_greedy(seed: int) -> None:
     least three quarters of what the greedy bot scores on the same layout (it scored
     8 and 5 points against greedy's 25 and 44 with the cliff)."""
     assert _solo_score(seed, searcher=True) >= 0.75 * _solo_score(seed, searcher=False)
+
+
+def test_sky_garden_searches_paired_with_greedys_judgement_weighted() -> None:
+    """Sky Garden's playouts are one-ply and its turns long, so a few playouts are
+    noisy: the candidates are compared on the same samples (paired) and greedy's
+    one-turn lookahead counts for eight playouts (the builder's prior is kept)."""
+    settings = settings_of("skygarden", skygarden)
+    assert settings.paired and settings.prior == skygarden.SETTINGS.prior == 8
+    assert settings.potential is no_potential
