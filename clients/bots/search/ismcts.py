@@ -29,7 +29,10 @@ or to its end, and scores the result from the seat's point of view.
   ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
   result: +1 won, -1 lost, 0 drawn, half and half with the margin. Win rate
   is what a bot is judged on; the margin keeps the search informed when every
-  line wins (or loses).
+  line wins (or loses). A solo game against score targets only (no AI) that
+  misses them is worth its margin alone, as it was before the end: a loss on
+  top would make every playout that reaches the end look worse than any that
+  does not, and the search would stall instead of scoring.
 * With ``paired`` set, the root candidates are not chosen by UCB1 but played
   in rounds: each round draws one determinization and one random stream and
   plays every candidate from it, and the best mean wins (prior included).
@@ -130,6 +133,8 @@ def value(
     margin = math.tanh((own - (best_other or 0)) / scale)
     if not board.final:
         return margin
+    if board.solo is not None and board.solo.opponent_score is None and not board.solo.won:
+        return margin  # a score target missed: the score alone, as before the end
     if board.solo is not None:
         outcome = 1.0 if board.solo.won else -1.0
     else:

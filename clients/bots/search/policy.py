@@ -36,12 +36,13 @@ WIDTH = 4
 
 def settings_of(game: str, builder_module: Any) -> Settings:
     """The search settings of ``game``: its builder's, plus the greedy bot's
-    potential, a prior and a narrower root where greedy looks a turn ahead."""
+    potential, a prior (the builder's own, else :data:`PRIOR`) and a narrower root
+    where greedy looks a turn ahead."""
     base = getattr(builder_module, "SETTINGS", None) or Settings()
     potential = potential_of(game)
     if potential is None:
         return base
-    return replace(base, potential=potential, prior=PRIOR, width=WIDTH)
+    return replace(base, potential=potential, prior=base.prior or PRIOR, width=WIDTH)
 
 
 def budget_of(amount: str | None, unit: str | None) -> Budget:

@@ -54,8 +54,11 @@ from services.skygarden.rules.state import (
 #: take the bird, move the Employee, place, buy, end), and a placement's points
 #: show at once, so playouts look at eight actions per decision for twelve
 #: decisions; scores run into the hundreds, so a difference of 30 points is
-#: worth tanh(1) of a win.
-SETTINGS = Settings(depth=12, sample=8, epsilon=0.05, scale=30.0)
+#: worth tanh(1) of a win. One-ply playouts walk the track almost at random (a
+#: move scores nothing until its placement), so a few dozen of them are noisy:
+#: the root candidates are compared on the same samples (paired), and the greedy
+#: bot's one-turn lookahead counts for eight playouts.
+SETTINGS = Settings(depth=12, sample=8, epsilon=0.05, scale=30.0, prior=8, paired=True)
 
 PHASES = {
     "PHASE_EVENT_CHOICE": Phase.EVENT,
