@@ -38,7 +38,8 @@ from typing import Any
 from bench.report import machine, write_section
 from bench.tournament import _wait_healthy
 from clients.bots.search import BUILDERS, builder
-from clients.bots.search.ismcts import Budget, search
+from clients.bots.search.ismcts import Budget, Settings, search
+from clients.bots.search.policy import settings_of
 from services.core.redis_server import free_port, start_local_redis
 from services.registry import by_name
 
@@ -154,10 +155,18 @@ def duel(report: dict[str, Any], first: str, second: str) -> dict[str, Any]:
     }
 
 
+def search_settings(game: str) -> Settings:
+    """The settings the search bot plays ``game`` with (its builder's, plus the
+    greedy prior and potential where greedy looks a turn ahead): what is timed."""
+    return settings_of(game, builder(game))
+
+
 def decision_times(game: str, players: int, playouts: int, positions: int = 40) -> dict[str, float]:
-    """Milliseconds a search of ``playouts`` playouts takes, over positions of random games."""
+    """Milliseconds a search of ``playouts`` playouts takes, over positions of random
+    games, with the settings the bot plays with (:func:`search_settings`)."""
     module = builder(game)
     assert module is not None
+    settings = search_settings(game)
     engine = module.ENGINE
     rng = random.Random(0)
     times: list[float] = []
@@ -170,7 +179,9 @@ def decision_times(game: str, players: int, playouts: int, positions: int = 40) 
             actions = engine.legal(state, seat)
             if len(actions) > 1 and rng.random() < 0.2:
                 started = time.perf_counter()
-                search(engine, state, seat, Budget(playouts=playouts), random.Random(seed))
+                search(
+                    engine, state, seat, Budget(playouts=playouts), random.Random(seed), settings
+                )
                 times.append((time.perf_counter() - started) * 1000)
             state = engine.apply(state, seat, actions[rng.randrange(len(actions))])
     times.sort()
