@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import machine, write_section
-from bench.tournament import _wait_healthy
+from bench.tournament import _wait_healthy, start_service
 from clients.bots.search import BUILDERS, builder
 from clients.bots.search.ismcts import Budget, Settings, search
 from clients.bots.search.policy import settings_of
-from services.core.redis_server import free_port, start_local_redis
+from services.core.redis_server import start_local_redis
 from services.registry import by_name
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,20 +72,8 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
 def serve(game: str, redis_url: str) -> Iterator[str]:
     """The game's service as its own process; yields its address."""
     entry = by_name(game)
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "METRICS_PORT": "0",
-        "LOG_LEVEL": "warning",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
-    )
+    server, address = start_service(entry, redis_url)
     try:
-        address = f"127.0.0.1:{port}"
         _wait_healthy(address, entry.service_name, server)
         yield address
     finally:

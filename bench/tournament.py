@@ -44,6 +44,24 @@ def implemented() -> list[ServiceEntry]:
     return [g for g in GAMES if (ROOT / "services" / g.name / "__main__.py").exists()]
 
 
+def start_service(entry: ServiceEntry, redis_url: str) -> tuple[subprocess.Popen[bytes], str]:
+    """The game's service as its own quiet process on a free port (metrics off,
+    warnings only): the process and its address, not yet waited for."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "METRICS_PORT": "0",
+        "LOG_LEVEL": "warning",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+    )
+    return server, f"127.0.0.1:{port}"
+
+
 def _wait_healthy(address: str, service: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     with grpc.insecure_channel(address) as channel:
@@ -94,21 +112,9 @@ def run_game(
     servers: list[subprocess.Popen[bytes]] = []
     addresses = []
     for _ in range(processes):
-        port = free_port()
-        env = {
-            **os.environ,
-            "REDIS_URL": redis_url,
-            "HOST": "127.0.0.1",
-            "PORT": str(port),
-            "METRICS_PORT": "0",
-            "LOG_LEVEL": "warning",
-        }
-        servers.append(
-            subprocess.Popen(
-                [sys.executable, "-m", entry.module], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
-            )
-        )
-        addresses.append(f"127.0.0.1:{port}")
+        server, address = start_service(entry, redis_url)
+        servers.append(server)
+        addresses.append(address)
     pids = [server.pid for server in servers]
     try:
         for address, server in zip(addresses, servers, strict=True):
