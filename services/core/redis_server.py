@@ -7,6 +7,7 @@ process on a free loopback port with persistence off.
 
 from __future__ import annotations
 
+import random
 import shutil
 import socket
 import subprocess
@@ -31,11 +32,54 @@ def find_redis_binary() -> str | None:
     return str(path) if path.is_file() else None
 
 
+#: Ports this process has handed out, so two calls never return the same one.
+_HANDED_OUT: set[int] = set()
+#: Its own generator: picking a port never moves the global ``random`` state.
+_PORT_CHOICE = random.SystemRandom()
+#: The lowest port :func:`free_port` picks from.
+_LOWEST_LISTEN_PORT = 20000
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    """The kernel's range of ports for outgoing connections (Linux's default if unknown)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def free_port() -> int:
-    """A TCP port that is free on 127.0.0.1 right now."""
+    """A TCP port that is free on 127.0.0.1 right now, for a server to listen on.
+
+    Picked below the kernel's ephemeral range: a port the kernel hands out
+    (binding port 0) can be taken a moment later as the local end of some
+    process's outgoing connection — to Redis, say — and the server started on
+    it then fails to bind. Ports below that range are never given to outgoing
+    connections. Falls back to the kernel's choice when that range starts too
+    low to leave room.
+    """
+    low, _ = _ephemeral_range()
+    if low - _LOWEST_LISTEN_PORT >= 1000:
+        for _ in range(200):
+            port = _PORT_CHOICE.randrange(_LOWEST_LISTEN_PORT, low)
+            if port not in _HANDED_OUT and _bindable(port):
+                _HANDED_OUT.add(port)
+                return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        port = int(sock.getsockname()[1])
+    _HANDED_OUT.add(port)
+    return port
 
 
 def port_is_free(port: int) -> bool:
