@@ -59,7 +59,10 @@ class ServiceProcess:
     def wait_ready(self) -> None:
         """Wait until its health check says SERVING."""
         if not wait_healthy(self.entry, self.port, timeout=60):
-            raise RuntimeError(f"{self.entry.name} did not become healthy; see {self.log}")
+            tail = "\n".join(self.log.read_text(errors="replace").splitlines()[-20:])
+            raise RuntimeError(
+                f"{self.entry.name} did not become healthy; the end of {self.log}:\n{tail}"
+            )
 
     def stop(self) -> None:
         """SIGTERM (the service drains), then kill after 15 s."""
