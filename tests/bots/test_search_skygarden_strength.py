@@ -16,7 +16,8 @@ import random
 
 import pytest
 
-from clients.bots.greedy import no_potential
+from clients.bots.greedy import potential_of
+from clients.bots.greedy import skygarden as skygarden_potential
 from clients.bots.greedy.lookahead import choose
 from clients.bots.search import skygarden
 from clients.bots.search.ismcts import Budget, search, value
@@ -64,7 +65,7 @@ def _solo_score(seed: int, searcher: bool) -> int:
             if searcher:
                 index = search(ENGINE, built, 0, Budget(playouts=4), rng, settings).choice
             else:
-                index = choose(ENGINE, built, 0, rng, no_potential)
+                index = choose(ENGINE, built, 0, rng, skygarden_potential.potential)
         state = ENGINE.apply(state, 0, actions[index])
     return ENGINE.score(state).seats[0].total
 
@@ -81,7 +82,23 @@ def test_the_solo_search_scores_like_greedy(seed: int) -> None:
 def test_sky_garden_searches_paired_with_greedys_judgement_weighted() -> None:
     """Sky Garden's playouts are one-ply and its turns long, so a few playouts are
     noisy: the candidates are compared on the same samples (paired) and greedy's
-    one-turn lookahead counts for eight playouts (the builder's prior is kept)."""
+    one-turn lookahead counts for eight playouts (the builder's prior is kept); the
+    playouts look at every legal action, and states are valued with greedy's
+    potential (funds)."""
     settings = settings_of("skygarden", skygarden)
     assert settings.paired and settings.prior == skygarden.SETTINGS.prior == 8
-    assert settings.potential is no_potential
+    assert settings.potential is skygarden_potential.potential
+    assert settings.sample >= 42  # the largest legal list seen (docs/games/skygarden.md)
+
+
+def test_sky_garden_funds_are_worth_half_a_point_until_the_game_ends() -> None:
+    """Funds pay for every purchase but score nothing: greedy and the search value
+    each at half a point while the game runs, so a purchase for two funds has to
+    bring more than a point; funds left at the end are worth nothing."""
+    state = ENGINE.setup(2, {}, 3)
+    before = skygarden_potential.potential(state, 0)
+    state.players[0].funds += 2
+    assert skygarden_potential.potential(state, 0) == pytest.approx(before + 1.0)
+    assert potential_of("skygarden") is skygarden_potential.potential
+    final = _random_solo_game(3)
+    assert final.players[0].funds >= 0 and skygarden_potential.potential(final, 0) == 0.0

@@ -23,7 +23,7 @@ Potential = Callable[[Any, int], float]
 #: Birdscaping has none: valuing the cards in hand made two lookahead bots draw,
 #: tilt and untilt forever, neither ever playing the card that moves the game
 #: toward its end (the rules set no limit on the game's length).
-LOOKAHEAD: dict[str, bool] = {"wingspan": True, "birdscaping": False, "skygarden": False}
+LOOKAHEAD: dict[str, bool] = {"wingspan": True, "birdscaping": False, "skygarden": True}
 
 
 def no_potential(state: Any, seat: int) -> float:
