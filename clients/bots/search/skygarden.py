@@ -56,11 +56,11 @@ from services.skygarden.rules.state import (
 #: ahead at *every* legal action (lists stay under 48): looking at a sample of
 #: eight, a playout walked the track almost at random and spent funds on whatever
 #: came up, and the search could not beat a greedy bot that values its funds
-#: (58% of 12 games at 16 playouts, against 100% of the first 6 with every action
-#: looked at, docs/BENCHMARKS.md). Scores run into the hundreds, so a difference
-#: of 30 points is worth tanh(1) of a win. The root candidates are compared on the
-#: same samples (paired), and the greedy bot's one-turn lookahead counts for
-#: eight playouts.
+#: (7 of 12 seeded games at 16 playouts; looking at every action, 10 of 12 at 32
+#: playouts, and 25 of 30 through the service, docs/BENCHMARKS.md). Scores run
+#: into the hundreds, so a difference of 30 points is worth tanh(1) of a win. The
+#: root candidates are compared on the same samples (paired), and the greedy bot's
+#: one-turn lookahead counts for eight playouts.
 SETTINGS = Settings(depth=12, sample=48, epsilon=0.05, scale=30.0, prior=8, paired=True)
 
 PHASES = {
