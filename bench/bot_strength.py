@@ -8,10 +8,13 @@ For each game with a search observation builder it serves the game as its own
 process over a local Redis (or ``REDIS_URL``) and runs ``roost tournament`` as a
 separate process for three duels at 2 players (search@<P>p vs greedy, greedy
 vs random, search@<P>p vs random; seats rotate; ``--duels`` picks some of
-them), and, in games with a solo mode, solo runs of each bot. From the reports it writes, into the
-``bot-strength-<game>`` section of docs/BENCHMARKS.md (one per game): the first kind's share of the
+them; ``--duels`` with no names runs none), and, in games with a solo mode, solo
+runs of each bot. From the reports it writes, into the ``bot-strength-<game>``
+section of docs/BENCHMARKS.md (one per game): the first kind's share of the
 head-to-head games with its 95% Wilson interval (a draw counts half), mean
-scores, and OpenSkill ratings (the tournament's, over that duel's games).
+scores, and OpenSkill ratings (the tournament's, over that duel's games); the
+solo scores go to ``bot-strength-<game>-solo``. A section is written only by a
+run that played its games, so solo games can be re-run without the duels.
 
 The budget is a number of playouts per decision, so the games do not depend
 on how loaded the machine is; the time that budget takes per decision is
@@ -180,22 +183,28 @@ def decision_times(game: str, players: int, playouts: int, positions: int = 40) 
     }
 
 
+def _header(argv: list[str], playouts: int) -> list[str]:
+    return [
+        f"`python -m bench.bot_strength {shlex.join(argv)}`".replace(" `", "`"),
+        f"on {machine()}. Every game is played over gRPC by remote bots (seats rotate);",
+        f"`search@{playouts}p` searches {playouts} playouts per decision from its own view",
+        "(docs/BOTS.md).",
+    ]
+
+
 def section(
     game: str,
     duels: list[dict[str, Any]],
-    solos: list[dict[str, Any]],
     timing: dict[str, dict[str, float]],
     playouts: int,
     argv: list[str],
 ) -> str:
-    """The Markdown of the bot-strength section."""
+    """The Markdown of the bot-strength section: the duels and the search's time."""
     lines = [
         f"## Bot strength in {game}: search, greedy and random",
         "",
-        f"`python -m bench.bot_strength {shlex.join(argv)}`".replace(" `", "`"),
-        f"on {machine()}. Every game is played over gRPC by remote bots (seats rotate);",
-        f"`search@{playouts}p` searches {playouts} playouts per decision from its own view",
-        "(docs/BOTS.md). Share: the first bot's share of the games between the two (a draw",
+        *_header(argv, playouts),
+        "Share: the first bot's share of the games between the two (a draw",
         "counts half), with its 95% Wilson interval. Ratings: OpenSkill (Plackett-Luce)",
         "mu ± sigma over the duel's games, from `roost tournament`.",
         "",
@@ -212,23 +221,6 @@ def section(
             f"| {d['first_mu']:.1f} ± {d['first_sigma']:.1f} vs "
             f"{d['second_mu']:.1f} ± {d['second_sigma']:.1f} |"
         )
-    if solos:
-        lines += [
-            "",
-            "Solo (one seat; "
-            + "; ".join(dict.fromkeys(f"{s['game']}: {SOLO[s['game']]}" for s in solos))
-            + "):",
-            "",
-            "| game | bot | games | won [95% CI] | mean score |",
-            "|---|---|---|---|---|",
-        ]
-        for s in solos:
-            low, high = wilson(s["wins"], s["games"])
-            lines.append(
-                f"| {s['game']} | {s['bot']} | {s['games']} "
-                f"| {s['wins']} ({s['wins'] / max(s['games'], 1):.0%}) [{low:.0%}, {high:.0%}] "
-                f"| {s['mean_score']:.1f} |"
-            )
     lines += ["", f"Time per decision of `search@{playouts}p`, in process, on this machine:", ""]
     lines += [
         f"- {game}: mean {t['mean']:.0f} ms, p95 {t['p95']:.0f} ms (load average "
@@ -237,6 +229,30 @@ def section(
     ]
     lines += ["", "The client commands (each against the game's own service):", ""]
     lines += [f"- `{c}`" for c in dict.fromkeys(d["command"] for d in duels)]
+    return "\n".join(lines)
+
+
+def solo_section(game: str, solos: list[dict[str, Any]], playouts: int, argv: list[str]) -> str:
+    """The Markdown of the solo scores (a section of its own: a run of solo games
+    alone leaves the duels' rows as they are)."""
+    lines = [
+        f"### Solo scores in {game}",
+        "",
+        *_header(argv, playouts),
+        "",
+        f"Solo (one seat; {game}: {SOLO[game]}):",
+        "",
+        "| game | bot | games | won [95% CI] | mean score |",
+        "|---|---|---|---|---|",
+    ]
+    for s in solos:
+        low, high = wilson(s["wins"], s["games"])
+        lines.append(
+            f"| {s['game']} | {s['bot']} | {s['games']} "
+            f"| {s['wins']} ({s['wins'] / max(s['games'], 1):.0%}) [{low:.0%}, {high:.0%}] "
+            f"| {s['mean_score']:.1f} |"
+        )
+    lines += ["", "The client commands (each against the game's own service):", ""]
     lines += [f"- `{s['command']}`" for s in solos]
     return "\n".join(lines)
 
@@ -268,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             duels: list[dict[str, Any]] = []
             solos: list[dict[str, Any]] = []
             timing: dict[str, dict[str, float]] = {}
-            timing[game] = decision_times(game, 2, args.playouts)
+            if args.duels:
+                timing[game] = decision_times(game, 2, args.playouts)
             with serve(game, redis_url) as address:
                 for name in args.duels:
                     first, second, flag = DUELS[name]
@@ -296,11 +313,20 @@ def main(argv: list[str] | None = None) -> int:
                             }
                         )
                         print(json.dumps(solos[-1]), flush=True)
-            text = section(game, duels, solos, timing, args.playouts, raw)
-            if args.no_write:
-                print(text)
-            else:
-                write_section(f"bot-strength-{game}", text)
+            parts = []
+            if duels:
+                parts.append(
+                    (f"bot-strength-{game}", section(game, duels, timing, args.playouts, raw))
+                )
+            if solos:
+                parts.append(
+                    (f"bot-strength-{game}-solo", solo_section(game, solos, args.playouts, raw))
+                )
+            for name, text in parts:
+                if args.no_write:
+                    print(text)
+                else:
+                    write_section(name, text)
     finally:
         if local is not None:
             local.stop()
