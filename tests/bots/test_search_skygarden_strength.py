@@ -11,7 +11,6 @@ alone, as before the end, so the value never drops when the game ends.
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -41,12 +40,29 @@ def _random_solo_game(seed: int):  # type: ignore[no-untyped-def]
 
 def test_a_missed_solo_target_is_worth_the_score_alone() -> None:
     """No cliff at the end: the final value of a solo game that misses its targets is
-    the same squashed score as a running game's."""
+    the score on the same line as a running game's, from -1 (no points) to +1 (the
+    highest target)."""
     final = _random_solo_game(3)
     board = ENGINE.score(final)
     assert board.final and board.solo is not None and not board.solo.won
     total = board.seats[0].total
-    assert value(ENGINE, final, 0, SCALE) == pytest.approx(math.tanh(total / SCALE))
+    highest = board.solo.targets[-1]
+    assert value(ENGINE, final, 0, SCALE) == pytest.approx(2 * total / highest - 1)
+
+
+def test_solo_scores_short_of_the_targets_stay_apart() -> None:
+    """A running solo game against score targets is valued on a straight line up to
+    the highest target (150): 47 and 60 points lie 0.17 apart, where tanh(score / 30)
+    put them 0.05 apart and the search could not tell its lines apart."""
+    rng = random.Random(4)
+    state = ENGINE.setup(1, {}, 4)
+    for _ in range(8):
+        actions = ENGINE.legal(state, 0)
+        state = ENGINE.apply(state, 0, actions[rng.randrange(len(actions))])
+    board = ENGINE.score(state)
+    assert not board.final and board.solo is not None and board.solo.targets[-1] == 150
+    total = board.seats[0].total
+    assert value(ENGINE, state, 0, SCALE) == pytest.approx(2 * total / 150 - 1)
 
 
 def _solo_score(seed: int, searcher: bool) -> int:

@@ -29,10 +29,14 @@ or to its end, and scores the result from the seat's point of view.
   ``tanh(diff / scale)`` into (-1, 1); a finished game adds the
   result: +1 won, -1 lost, 0 drawn, half and half with the margin. Win rate
   is what a bot is judged on; the margin keeps the search informed when every
-  line wins (or loses). A solo game against score targets only (no AI) that
-  misses them is worth its margin alone, as it was before the end: a loss on
-  top would make every playout that reaches the end look worse than any that
-  does not, and the search would stall instead of scoring.
+  line wins (or loses). A solo game against score targets only (no AI) has
+  no one to subtract: its margin is the score on a straight line from -1 (no
+  points) to +1 (the highest target), not ``tanh(score / scale)``, which
+  flattens out long before the targets (in Sky Garden a 47-point and a 60-point
+  line differed by 0.05) and left the search unable to tell them apart. Such a game that
+  misses its targets is worth its margin alone, as it was before the end: a
+  loss on top would make every playout that reaches the end look worse than
+  any that does not, and the search would stall instead of scoring.
 * With ``paired`` set, the root candidates are not chosen by UCB1 but played
   in rounds: each round draws one determinization and one random stream and
   plays every candidate from it, and the best mean wins (prior included).
@@ -130,7 +134,11 @@ def value(
             best_other = total
     if board.solo is not None and board.solo.opponent_score is not None:
         best_other = board.solo.opponent_score
-    margin = math.tanh((own - (best_other or 0)) / scale)
+    targets = board.solo.targets if board.solo is not None else ()
+    if board.solo is not None and board.solo.opponent_score is None and targets:
+        margin = max(-1.0, min(1.0, 2.0 * own / targets[-1] - 1.0))
+    else:
+        margin = math.tanh((own - (best_other or 0)) / scale)
     if not board.final:
         return margin
     if board.solo is not None and board.solo.opponent_score is None and not board.solo.won:
