@@ -32,11 +32,12 @@ or to its end, and scores the result from the seat's point of view.
   line wins (or loses). A solo game against score targets only (no AI) has
   no one to subtract: its margin is the score on a straight line from -1 (no
   points) to +1 (the highest target), not ``tanh(score / scale)``, which
-  flattens out long before the targets (in Sky Garden a 47-point and a 60-point
-  line differed by 0.05) and left the search unable to tell them apart. Such a game that
-  misses its targets is worth its margin alone, as it was before the end: a
-  loss on top would make every playout that reaches the end look worse than
-  any that does not, and the search would stall instead of scoring.
+  flattens out long before the targets (in Sky Garden a 47-point and a
+  60-point line differed by 0.05) and left the search unable to tell them
+  apart. Such a game that misses its targets is worth its margin alone, as it
+  was before the end: a loss on top would make every playout that reaches the
+  end look worse than any that does not, and the search would stall instead
+  of scoring.
 * With ``paired`` set, the root candidates are not chosen by UCB1 but played
   in rounds: each round draws one determinization and one random stream and
   plays every candidate from it, and the best mean wins (prior included).
