@@ -97,12 +97,18 @@ class Stack:
         self.restarts.append(name)
 
 
-@contextmanager
-def running_stack(
-    redis_url: str, logs: Path, extra_env: Mapping[str, str] | None = None
-) -> Iterator[Stack]:
-    """Every implemented service and the web app (``web/dist`` must be built)."""
-    logs.mkdir(parents=True, exist_ok=True)
+#: Launches of the whole stack before giving up, when a service exits while starting.
+LAUNCH_ATTEMPTS = 2
+
+
+class ServiceExited(RuntimeError):
+    """A service process ended before its health check said SERVING."""
+
+
+def _services(
+    redis_url: str, logs: Path, extra_env: Mapping[str, str] | None
+) -> dict[str, ServiceProcess]:
+    """Every implemented service on fresh free ports (not started)."""
     entries = [e for e in SERVICES if e.implemented()]
     ports = {e.name: (free_port(), free_port(), free_port()) for e in entries}
     addresses = {f"GAME_ADDR_{name.upper()}": f"127.0.0.1:{p[0]}" for name, p in ports.items()}
@@ -124,12 +130,47 @@ def running_stack(
         services[entry.name] = ServiceProcess(
             entry, port, metrics, browser, env, logs / f"{entry.name}.log"
         )
-    web: WebServer | None = None
-    try:
-        for service in services.values():
-            service.launch()
-        for service in services.values():
+    return services
+
+
+def _launch_all(services: dict[str, ServiceProcess]) -> None:
+    """Start every service and wait until all are healthy; :class:`ServiceExited`
+    when one ended while starting (the others are left running for the caller)."""
+    for service in services.values():
+        service.launch()
+    for service in services.values():
+        try:
             service.wait_ready()
+        except RuntimeError as error:
+            if service.process is not None and service.process.poll() is not None:
+                raise ServiceExited(str(error)) from error
+            raise
+
+
+@contextmanager
+def running_stack(
+    redis_url: str, logs: Path, extra_env: Mapping[str, str] | None = None
+) -> Iterator[Stack]:
+    """Every implemented service and the web app (``web/dist`` must be built).
+
+    A service that exits while starting (a port taken between choosing it and
+    binding it, say) gets the whole stack launched again on new ports, up to
+    :data:`LAUNCH_ATTEMPTS` times: the services name each other's ports, so one
+    cannot move alone."""
+    logs.mkdir(parents=True, exist_ok=True)
+    web: WebServer | None = None
+    services: dict[str, ServiceProcess] = {}
+    try:
+        for attempt in range(1, LAUNCH_ATTEMPTS + 1):
+            services = _services(redis_url, logs, extra_env)
+            try:
+                _launch_all(services)
+                break
+            except ServiceExited:
+                for service in services.values():
+                    service.stop()
+                if attempt == LAUNCH_ATTEMPTS:
+                    raise
         web = WebServer(WEB_DIST, {n: s.browser_port for n, s in services.items()}, "127.0.0.1", 0)
         yield Stack(services, web, logs)
     finally:
