@@ -13,6 +13,7 @@ import pytest
 from services.skygarden.rules import actions, dispatch, engine
 from services.skygarden.rules.state import Pending, Step
 from tests.engine_layout import import_cycle, import_graph, oversized_modules, own_imports
+from tests.engine_trace import random_game_trace
 
 RULES = Path(engine.__file__).resolve().parent
 PACKAGE = "services.skygarden.rules"
@@ -141,24 +142,10 @@ def test_records_store_under_their_short_keys() -> None:
 def test_every_cache_gives_what_its_plain_path_gives(cache: str) -> None:
     """With a cache switched to its plain path (``caches.plain``), a random game
     stores the same bytes, offers the same actions and shows the same views."""
-    from services.core.engine import Rng
     from services.skygarden.rules import ENGINE, caches
 
     assert set(caches.KEPT) == {"part_views", "actions"}
 
-    def replay() -> list[tuple[bytes, list[str], dict]]:
-        state = ENGINE.setup(2, {}, 21)
-        chooser = Rng(21)
-        seen = []
-        while not ENGINE.is_over(state):
-            seat = ENGINE.to_act(state)[0]
-            legal = ENGINE.legal(state, seat)
-            state = ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
-            after = ENGINE.to_act(state)
-            labels = [a.label for a in ENGINE.legal(state, after[0])] if after else []
-            seen.append((ENGINE.encode(state), labels, ENGINE.view(state, None)))
-        return seen
-
-    cached = replay()
+    cached = random_game_trace(ENGINE, 2, 21)
     with caches.plain(cache):
-        assert replay() == cached
+        assert random_game_trace(ENGINE, 2, 21) == cached

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from undertheleaves_builder import ENGINE
 
-from services.core.engine import Rng
 from services.undertheleaves.rules import caches, dwellers, engine
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.catalogue import CARDS
 from tests.engine_layout import import_cycle, oversized_modules
+from tests.engine_trace import random_game_trace
 
 RULES = Path(engine.__file__).resolve().parent
 PACKAGE = "services.undertheleaves.rules"
@@ -76,30 +76,14 @@ def test_every_rule_function_names_its_rule(name: str) -> None:
     assert unnamed == []
 
 
-def _replay(seed: int, players: int) -> list[tuple[bytes, list[str], dict]]:
-    """A random game: after every decision, the stored bytes, the legal labels
-    and the view."""
-    state = ENGINE.setup(players, {}, seed)
-    chooser = Rng(seed)
-    seen = []
-    while not ENGINE.is_over(state):
-        seat = ENGINE.to_act(state)[0]
-        legal = ENGINE.legal(state, seat)
-        ENGINE.apply(state, seat, legal[chooser.below(len(legal))])
-        after = ENGINE.to_act(state)
-        labels = [a.label for a in ENGINE.legal(state, after[0])] if after else []
-        seen.append((ENGINE.encode(state), labels, ENGINE.view(state, None)))
-    return seen
-
-
 @pytest.mark.parametrize("cache", sorted(caches.KEPT))
 def test_every_cache_gives_what_its_plain_path_gives(cache: str) -> None:
     """With a cache switched to its plain path (``caches.plain``), random games
     store the same bytes, offer the same actions and show the same views."""
     for seed, players in ((11, 2), (12, 3)):
-        cached = _replay(seed, players)
+        cached = random_game_trace(ENGINE, players, seed)
         with caches.plain(cache):
-            plain = _replay(seed, players)
+            plain = random_game_trace(ENGINE, players, seed)
         assert plain == cached
 
 
