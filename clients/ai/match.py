@@ -164,6 +164,32 @@ class Match:
         twin._legal = None
         return twin
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles carry the encoded engine state (``engine.encode``)."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "state": self.engine.encode(self.state),
+            "history": self.history,
+        }
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        engine = engine_of(saved["game"])
+        self.__init__(
+            saved["game"],
+            saved["players"],
+            saved["seed"],
+            saved["options"],
+            engine.decode(saved["state"]),
+        )
+        self.history = list(saved["history"])
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        """Deep copies (OpenSpiel's clone) copy the engine state with ``engine.clone``."""
+        return self.clone()
+
 
 def outcome(board: Any, players: int) -> list[float]:
     """Returns by final rank (the Match docstring) from a final score board."""
