@@ -57,12 +57,13 @@ def _skygarden(players: int) -> Table:
         "card": Values(tuple(data.EVENT_IDS)),
         "space": Values(tuple(range(data.TRACK_LEN + 1))),
         "bird": birds,
-        "steps": Values(tuple(range(1, 8))),
+        "steps": Values(tuple(range(1, data.EMP_MAX_TOTAL + 1))),
         # The printed areas and the Additional Area (index NAREA).
         "area": Values(tuple(range(data.NAREA + 1))),
         "side": Values(tuple(data.AX_SIDES)),
         "ad": Values(tuple(data.AD_IDS)),
-        "slot": Values(tuple(range(8))),
+        # The birdcage's nine milestone slots (3 x 3).
+        "slot": Values(tuple(range(len(data.SLOT_LINES)))),
         "element": Values(tuple(data.ELEMENTS)),
     }
 
