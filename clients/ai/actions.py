@@ -153,7 +153,13 @@ class KindCode:
 
     @property
     def contextual(self) -> bool:
+        """Its index depends on the legal list (an Among part)."""
         return any(isinstance(p, Among) for p in self.parts)
+
+    @property
+    def plain(self) -> bool:
+        """One-to-one on the arguments (no Same or Among part): kept per action."""
+        return not any(isinstance(p, Among | Same) for p in self.parts)
 
 
 class ActionSpace:
@@ -217,26 +223,33 @@ class ActionSpace:
             among = list(legal) if legal is not None else [action]
             return self.indices(among)[among.index(action)]
         index = self._index(action.kind, dict(action.args), {})
-        if len(self._cache) < 200_000:
+        if code.plain and len(self._cache) < 200_000:
             self._cache[action] = index
         return index
 
     def indices(self, legal: Sequence[Action]) -> list[int]:
-        """The index of every action of a legal list, in order; they are distinct."""
+        """The index of every action of a legal list, in order; they are distinct.
+
+        Indices of kinds made of Values, Subset and Counts parts only are kept per
+        action: they are one-to-one on the action's arguments, so a list of such
+        actions (distinct by the engine's contract) needs no further check. A list
+        with Same or Among kinds is checked for two actions sharing an index."""
         cache = self._cache
-        out: list[int] = []
+        out = [cache.get(action) for action in legal]
+        if None not in out:
+            return out
         contexts: dict[Any, tuple[Any, ...]] | None = None
-        for action in legal:
-            index = cache.get(action)
-            if index is None:
-                code = self.codes.get(action.kind)
-                if code is not None and code.contextual:
-                    if contexts is None:
-                        contexts = self._contexts(legal)
-                    index = self._index(action.kind, dict(action.args), contexts)
-                else:
-                    index = self.index(action)
-            out.append(index)
+        for position, index in enumerate(out):
+            if index is not None:
+                continue
+            action = legal[position]
+            code = self.codes.get(action.kind)
+            if code is not None and code.contextual:
+                if contexts is None:
+                    contexts = self._contexts(legal)
+                out[position] = self._index(action.kind, dict(action.args), contexts)
+            else:
+                out[position] = self.index(action)
         if len(set(out)) != len(out):
             raise ActionCodeError(f"two legal actions of {self.game} share an index")
         return out

@@ -37,6 +37,10 @@ MAX_SEATS = 5
 #: Hashed features per game.
 WIDTHS = {"undertheleaves": 1024, "wingspan": 1024, "birdscaping": 512, "skygarden": 1024}
 _LONG = 40
+#: Games whose engine returns unchanged view parts as the very same dicts.
+SHARED_PARTS = frozenset({"undertheleaves"})
+#: Parts remembered at most (then forgotten all at once).
+_MEMO_LIMIT = 20_000
 _SEAT_KEYS = ("current_seat", "turn_seat")
 
 
@@ -49,15 +53,13 @@ class ViewEncoder:
         self.width = WIDTHS.get(game, 1024)
         #: Length of the whole vector.
         self.size = 2 * MAX_SEATS + self.width
-        self._slots: dict[str, int] = {}
-
-    def _slot(self, key: str) -> int:
-        slot = self._slots.get(key)
-        if slot is None:
-            slot = 2 * MAX_SEATS + zlib.crc32(key.encode()) % self.width
-            if len(self._slots) < 500_000:
-                self._slots[key] = slot
-        return slot
+        self._slots: dict[Any, int] = {}
+        #: Views whose unchanged parts are the very same dicts (the engine's
+        #: ``view_parts_shared``): a part's features are kept by identity.
+        self.shared = game in SHARED_PARTS
+        self._memo: dict[tuple[int, str, int], tuple[Any, list[int], list[float]]] = {}
+        self._viewer = 0
+        self._players = players
 
     def encode(self, view: dict[str, Any], out: np.ndarray | None = None) -> np.ndarray:
         """The vector of ``view`` (written into ``out`` when given)."""
@@ -76,43 +78,86 @@ class ViewEncoder:
             for seat in acting:
                 if isinstance(seat, int) and 0 <= seat < players:
                     vector[MAX_SEATS + (seat - viewer) % players] = 1.0
-        values: list[tuple[int, float]] = []
-        self._walk(view, "", viewer if viewer >= 0 else 0, players, values)
-        for slot, value in values:
-            vector[slot] += value
+        slots: list[int] = []
+        values: list[float] = []
+        self._viewer, self._players = (viewer if viewer >= 0 else 0), players
+        self._walk(view, "", slots, values)
+        if len(self._memo) > _MEMO_LIMIT:
+            self._memo.clear()
+        np.add.at(vector, slots, values)
         return vector
 
-    def _walk(self, node: Any, path: str, viewer: int, players: int, out: list) -> None:
-        if isinstance(node, dict):
+    def _slot(self, key: Any) -> int:
+        slot = self._slots.get(key)
+        if slot is None:
+            text = key if isinstance(key, str) else f"{key[0]}={key[1]}"
+            slot = 2 * MAX_SEATS + zlib.crc32(text.encode()) % self.width
+            if len(self._slots) < 500_000:
+                self._slots[key] = slot
+        return slot
+
+    def _leaf(self, node: Any, path: str, slots: list[int], values: list[float]) -> None:
+        """A scalar: a string adds 1 at ``path=value``, a number its value at ``path``."""
+        kind = type(node)
+        if kind is str:
+            if node and len(node) <= _LONG:
+                key = (path, node)
+                slot = self._slots.get(key)
+                slots.append(slot if slot is not None else self._slot(key))
+                values.append(1.0)
+        elif node:  # bool, int, float; zeros and False add nothing
+            slot = self._slots.get(path)
+            slots.append(slot if slot is not None else self._slot(path))
+            values.append(float(node))
+
+    def _walk(self, node: Any, path: str, slots: list[int], values: list[float]) -> None:
+        kind = type(node)
+        if kind is dict:
+            memo = self._memo if self.shared else None
+            if memo is not None:
+                key = (id(node), path, self._viewer)
+                hit = memo.get(key)
+                if hit is not None and hit[0] is node:
+                    slots.extend(hit[1])
+                    values.extend(hit[2])
+                    return
+                outer_slots, outer_values = slots, values
+                slots, values = [], []
             x, y = node.get("x"), node.get("y")
             if type(x) is int and type(y) is int:
                 path = f"{path}@{x},{y}"
-            for key, value in node.items():
-                self._walk(value, f"{path}.{key}", viewer, players, out)
-        elif isinstance(node, list):
+            for name, value in node.items():
+                child = type(value)
+                if child is dict or child is list:
+                    self._walk(value, path + "." + name, slots, values)
+                else:
+                    self._leaf(value, path + "." + name, slots, values)
+            if memo is not None:
+                memo[key] = (node, slots, values)  # holds node: its id stays its own
+                outer_slots.extend(slots)
+                outer_values.extend(values)
+        elif kind is list:
             if not node:
                 return
-            first = node[0]
-            if isinstance(first, dict):
-                seated = "seat" in first
+            if type(node[0]) is dict:
+                seated = "seat" in node[0]
                 small = len(node) <= 8
+                viewer, players = self._viewer, self._players
                 for position, item in enumerate(node):
-                    if seated and isinstance(item.get("seat"), int):
-                        mark = f"[{(item['seat'] - viewer) % players}]"
+                    seat = item.get("seat") if seated else None
+                    if type(seat) is int:
+                        mark = f"[{(seat - viewer) % players}]"
                     elif small:
                         mark = f"[{position}]"
                     else:
                         mark = "[]"
-                    self._walk(item, path + mark, viewer, players, out)
+                    self._walk(item, path + mark, slots, values)
             else:
                 bag = path + "[]"
                 for item in node:
-                    self._walk(item, bag, viewer, players, out)
-        elif isinstance(node, str):
-            if node and len(node) <= _LONG:
-                out.append((self._slot(f"{path}={node}"), 1.0))
-        elif isinstance(node, bool):
-            if node:
-                out.append((self._slot(path), 1.0))
-        elif isinstance(node, int | float) and node:
-            out.append((self._slot(path), float(node)))
+                    if type(item) is dict or type(item) is list:
+                        self._walk(item, bag, slots, values)
+                    else:
+                        self._leaf(item, bag, slots, values)
+        else:
+            self._leaf(node, path, slots, values)
