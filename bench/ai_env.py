@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 import pyspiel
+from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
 import clients.ai.openspiel  # noqa: F401  (registers the games)
 from bench.report import machine, write_section
