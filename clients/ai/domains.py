@@ -125,3 +125,42 @@ def action_space(game: str, players: int) -> ActionSpace:
         fields = [((f.name,), _part(table, kind, f)) for f in kind_field.message_type.fields]
         kinds.append((kind, fields))
     return ActionSpace(game, kinds)
+
+
+def _part_text(part: Part) -> str:
+    if isinstance(part, Values):
+        values = part.values
+        if len(values) > 6:
+            if all(isinstance(v, int) for v in values) and list(values) == list(
+                range(values[0], values[0] + len(values))
+            ):
+                return f"{values[0]}..{values[-1]}"
+            return f"{len(values)} values ({values[0]!r} ... {values[-1]!r})"
+        return ", ".join(repr(v) for v in values)
+    if isinstance(part, Subset):
+        return f"bit mask over {', '.join(part.values)}"
+    if isinstance(part, Among):
+        return f"bit mask over the (at most {part.width}) items offered, sorted"
+    if isinstance(part, Counts):
+        return f"every count tuple with total <= {part.total}"
+    return "not encoded (shared by every legal action of the kind)"
+
+
+def space_table(game: str, players: int) -> str:
+    """The action space of a game as a Markdown table (docs/AI.md)."""
+    space = action_space(game, players)
+    rows = [
+        f"`Discrete({space.n})` for {players} players.",
+        "",
+        "| kind | indices | fields (domain, in index order) |",
+        "|---|---|---|",
+    ]
+    for code in space.codes.values():
+        fields = "; ".join(
+            f"{'+'.join(names)}: {_part_text(part)}"
+            for names, part in zip(code.names, code.parts, strict=True)
+        )
+        last = code.offset + code.size - 1
+        span = f"{code.offset}" if code.size == 1 else f"{code.offset}..{last}"
+        rows.append(f"| `{code.kind}` | {span} | {fields or '-'} |")
+    return "\n".join(rows)

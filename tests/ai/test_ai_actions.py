@@ -94,3 +94,14 @@ def test_parts_encode_as_documented() -> None:
         )
     with pytest.raises(ActionCodeError):
         space.decode(0, legal)
+
+
+@pytest.mark.parametrize("game", ["undertheleaves", "birdscaping", "wingspan", "skygarden"])
+def test_docs_list_the_action_spaces(game: str) -> None:
+    """docs/AI.md ("Actions") shows each game's two-player space as the code builds it."""
+    from pathlib import Path
+
+    from clients.ai.domains import space_table
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "AI.md").read_text()
+    assert space_table(game, 2) in doc
