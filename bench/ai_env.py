@@ -32,6 +32,9 @@ from bench.report import machine, write_section
 from clients.ai import pettingzoo_env
 from clients.ai.match import GAMES, Match
 
+#: Env steps per second per core asked of two-player games.
+TARGETS = {"undertheleaves": 20_000, "birdscaping": 20_000, "wingspan": 10_000}
+
 
 def _until(seconds: float, play_one: callable) -> tuple[int, float]:
     """Play games with ``play_one`` (returns its steps) for about ``seconds``."""
@@ -103,6 +106,7 @@ def pyspiel_steps(name: str, seconds: float) -> tuple[int, float]:
 
 def run(seconds: float, players: int, games: list[str]) -> str:
     rows = []
+    rates: dict[str, float] = {}
     baselines = []
     for name, label in (
         ("python_kuhn_poker", "OpenSpiel python_kuhn_poker (Python)"),
@@ -114,6 +118,7 @@ def run(seconds: float, players: int, games: list[str]) -> str:
     for game in games:
         steps, elapsed = match_steps(game, players, seconds, observe=False)
         env_rate = steps / elapsed
+        rates[game] = env_rate
         o_steps, o_elapsed = match_steps(game, players, seconds, observe=True)
         observe_us = max(o_elapsed / o_steps - elapsed / steps, 0.0) * 1e6
         a_steps, a_elapsed = aec_steps(game, players, seconds)
@@ -142,6 +147,13 @@ def run(seconds: float, players: int, games: list[str]) -> str:
         + "; ".join(f"{label} {rate:,.0f} steps/s" for label, rate in baselines)
         + ".",
     ]
+    reached = [
+        f"{game} {rates[game]:,.0f} (target {target:,})"
+        for game, target in TARGETS.items()
+        if game in rates and players == 2
+    ]
+    if reached:
+        lines += ["", "Targets for two players, env steps/s per core: " + "; ".join(reached) + "."]
     return "\n".join(lines)
 
 

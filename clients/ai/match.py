@@ -28,7 +28,7 @@ import numpy as np
 
 from clients.ai.actions import ActionSpace
 from clients.ai.domains import action_space
-from clients.ai.observe import ViewEncoder
+from clients.ai.observe import encoder_of
 from services.core.engine import Action, Engine
 
 GAMES = ("skygarden", "wingspan", "birdscaping", "undertheleaves")
@@ -69,7 +69,7 @@ class Match:
         self.options = dict(options or {})
         self.engine = engine_of(game)
         self.space: ActionSpace = action_space(game, players)
-        self.encoder = ViewEncoder(game, players)
+        self.encoder = encoder_of(game, players)
         self.state = state if state is not None else self.engine.setup(players, self.options, seed)
         #: Every decision taken: (seat, action).
         self.history: list[tuple[int, Action]] = []

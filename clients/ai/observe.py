@@ -28,6 +28,7 @@ hashing does; ``width`` (per game in :data:`WIDTHS`) keeps them rare.
 from __future__ import annotations
 
 import zlib
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,12 @@ SHARED_PARTS = frozenset({"undertheleaves"})
 #: Parts remembered at most (then forgotten all at once).
 _MEMO_LIMIT = 20_000
 _SEAT_KEYS = ("current_seat", "turn_seat")
+
+
+@cache
+def encoder_of(game: str, players: int) -> ViewEncoder:
+    """The shared encoder of a game and player count (its caches serve every match)."""
+    return ViewEncoder(game, players)
 
 
 class ViewEncoder:
@@ -84,7 +91,11 @@ class ViewEncoder:
         self._walk(view, "", slots, values)
         if len(self._memo) > _MEMO_LIMIT:
             self._memo.clear()
-        np.add.at(vector, slots, values)
+        if slots:
+            base = 2 * MAX_SEATS
+            vector[base:] += np.bincount(
+                np.asarray(slots, np.intp) - base, weights=values, minlength=self.width
+            ).astype(np.float32)
         return vector
 
     def _slot(self, key: Any) -> int:

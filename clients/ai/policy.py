@@ -25,7 +25,7 @@ import numpy as np
 
 from clients.ai.domains import action_space
 from clients.ai.linear import LinearPolicy
-from clients.ai.observe import ViewEncoder
+from clients.ai.observe import encoder_of
 from clients.ai.remote import engine_action
 from clients.bots.policies import Policy
 from clients.bots.search.protoview import to_values
@@ -53,16 +53,11 @@ class EnvPolicy(Policy):
         game = game_of(view)
         players = self.players_of(game)
         legal = action_space(game, players).indices([engine_action(a) for a in actions])
-        observation = _encoder(game, players).encode(to_values(view))
+        observation = encoder_of(game, players).encode(to_values(view))
         return legal.index(self.act(game, observation, legal))
 
     def players_of(self, game: str) -> int:
         return self.players
-
-
-@cache
-def _encoder(game: str, players: int) -> ViewEncoder:
-    return ViewEncoder(game, players)
 
 
 @cache

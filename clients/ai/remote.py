@@ -37,7 +37,7 @@ import numpy as np
 from clients import registry
 from clients.ai.domains import action_space
 from clients.ai.match import check_players, outcome
-from clients.ai.observe import ViewEncoder
+from clients.ai.observe import encoder_of
 from clients.bots.search.protoview import action_values, to_values
 from clients.games import new_game_request, supports_preview
 from clients.rpc import metadata
@@ -79,7 +79,7 @@ class RemoteTable:
         self.channel = grpc.insecure_channel(address)
         self.stub = self.info.stub(self.channel)
         self.space = action_space(game, players)
-        self.encoder = ViewEncoder(game, players)
+        self.encoder = encoder_of(game, players)
         self.history: list[tuple[int, Action]] = []
         if game_id is None:
             request = new_game_request(self.messages, players, seed, options_json=options_json)
@@ -309,3 +309,18 @@ def remote_gym_env(
         return holder["bots"](table, other)
 
     return RoostGym(game, players, seat=seat, opponents=opponent, table=table, **kwargs)
+
+
+def join_gym_env(
+    game: str, address: str, game_id: str, seat: int, token: str, players: int = 2, **kwargs: Any
+) -> Any:
+    """The Gymnasium environment of ``seat`` in an existing game (``game_id``, the
+    seat's ``token``): the other seats are whoever holds their tokens (Roost's bots,
+    people, other agents), followed through Watch. The game is the one given, so
+    ``reset`` joins it where it stands and can be called once."""
+    from clients.ai.gym import RoostGym
+
+    def table(seed: int) -> RemoteTable:
+        return RemoteTable(game, address, players, game_id=game_id, tokens={seat: token})
+
+    return RoostGym(game, players, seat=seat, opponents=None, table=table, **kwargs)

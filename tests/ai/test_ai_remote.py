@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import random
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +25,7 @@ from pettingzoo.test import api_test
 
 from clients.ai.linear import LinearPolicy
 from clients.ai.match import Match
-from clients.ai.remote import RemoteTable, remote_gym_env, remote_pettingzoo_env
+from clients.ai.remote import RemoteTable, join_gym_env, remote_gym_env, remote_pettingzoo_env
 from clients.bots.policies import load
 from clients.bots.pool import BotPool, BotSeat
 from tests.harness import ServerHandle, game_server
@@ -77,6 +78,40 @@ def test_remote_gym_env_plays_a_game_against_roost_bots(served: ServerHandle) ->
     assert reward in (-1.0, 0.0, 1.0)
     assert env.match.over
     env.close()
+
+
+def test_joined_game_follows_the_other_seat_through_watch(served: ServerHandle) -> None:
+    """join_gym_env: seat 0 of a game whose seat 1 a Roost bot plays in another
+    thread; the env follows Watch until its seat is asked, to the end of the game."""
+    game = served.game
+    host = RemoteTable(game, served.address, 2, seed=13)
+    done_bot: list = []
+
+    def bot() -> None:
+        async def play() -> list:
+            pool = BotPool(seed=2)
+            try:
+                seat = BotSeat(game, served.address, host.game_id, 1, host.tokens[1], "random")
+                return await pool.play([seat])
+            finally:
+                await pool.close()
+
+        done_bot.extend(asyncio.run(play()))
+
+    thread = threading.Thread(target=bot, daemon=True)
+    thread.start()
+    env = join_gym_env(game, served.address, host.game_id, 0, host.tokens[0])
+    obs, _ = env.reset()
+    done, steps = False, 0
+    rng = np.random.default_rng(3)
+    while not done:
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    thread.join(60)
+    assert env.match.over and steps > 5
+    assert done_bot and not isinstance(done_bot[0], BaseException)
+    env.close()
+    host.close()
 
 
 def test_remote_pettingzoo_api(served: ServerHandle) -> None:
