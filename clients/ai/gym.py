@@ -120,12 +120,12 @@ class RoostGym(gymnasium.Env):
         return self._observation(), reward, over, False, self._info()
 
     def _play_others(self) -> None:
-        """Opponents decide until the agent's seat must, or the game ends."""
+        """Opponents decide until the agent's seat is asked, or the game ends."""
         match = self.match
         while not match.over:
+            if match.asked(self.seat):
+                return  # in a simultaneous phase the agent need not wait for the others
             current = match.current
-            if current == self.seat:
-                return
             chooser = self._opponents.get(current)
             if chooser is None:
                 match.wait_for(self.seat)  # a remote table: the service's players move
