@@ -95,6 +95,7 @@ class RoostGym(gymnasium.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(1 << 62))
         self._opponents = self._build_opponents(random.Random(game_seed ^ 0x0440))
+        self.close()  # a remote table's channel
         self.match = self._make(game_seed)
         self._play_others()
         self._margin = self._margin_now()
