@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import json
 import secrets
-import time
 import zlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -39,9 +38,15 @@ from services.core.convert import (
     view_to_proto,
 )
 from services.core.engine import Action, Engine, IllegalAction, OptionError, Rng
+from services.core.lifecycle import ending as lifecycle_ending
+from services.core.lifecycle import transitions
+from services.core.lifecycle import writes as lifecycle
+from services.core.lifecycle.expiry import ExpiryPoller
+from services.core.lifecycle.record import Life
+from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_CREATED, GAMES_FINISHED, streaming, unary
-from services.core.store import FINGERPRINT_LENGTH, GameMeta, GameStore, StoredEvent
+from services.core.store import FINGERPRINT_LENGTH, GameMeta, GameStore, StoredEvent, game_key
 from services.core.tokens import TOKEN_METADATA_KEY, hash_token, new_token, seat_for_token
 from services.core.watch import EventHub
 
@@ -92,7 +97,7 @@ def servicer_class(spec: GameSpec) -> type[GameServicer]:
     short = spec.service_name.rsplit(".", 1)[1]
     base = getattr(spec.grpc_module, f"{short}Servicer")
     doc = f"``{spec.service_name}``: the RPCs of :class:`GameServicer`."
-    return type(f"{short}Service", (GameServicer, base), {"__doc__": doc})
+    return type(f"{short}Service", (GameServicer, LifecycleRpcs, base), {"__doc__": doc})
 
 
 def _serialize(response: Message | bytes) -> bytes:
@@ -129,6 +134,7 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
         (grpc.method_handlers_generic_handler(spec.service_name, handlers),)
     )
     server.add_registered_method_handlers(spec.service_name, handlers)
+    servicer.expiry.start()  # every replica polls its game's deadlines
 
 
 class _Lru(OrderedDict[str, Any]):
@@ -149,8 +155,7 @@ def _status_name(finished: bool) -> str:
     return "FINISHED" if finished else "IN_PROGRESS"
 
 
-def _status_value(name: str) -> int:
-    return FINISHED if name == "FINISHED" else IN_PROGRESS
+_status_value = lifecycle.status_value
 
 
 class GameServicer:
@@ -193,8 +198,31 @@ class GameServicer:
         self._legal_cache = _Lru(CACHE_SIZE)
         self._view_cache = _Lru(CACHE_SIZE // 2)
         self._catalogue: CatalogueReplies | None = None
+        # game id -> (version, its lifecycle record): clocks, leavers, ending.
+        self._life_cache = _Lru(CACHE_SIZE)
+        self.lifecycle = lifecycle.Lifecycle(self)
+        self.expiry = ExpiryPoller(self.lifecycle, settings.expiry_poll_ms)
 
     # ----------------------------------------------------------------- helpers
+
+    def forget_state(self, game_id: str) -> None:
+        """Drop what this process keeps of the game's latest version (another
+        write than an Apply of this process changed it)."""
+        self._state_cache.pop(game_id, None)
+        self._life_cache.pop(game_id, None)
+
+    async def meta_of(self, game_id: str) -> GameMeta:
+        """The game's metadata (NOT_FOUND when it does not exist)."""
+        return await self._meta(game_id)
+
+    async def _life(self, game_id: str, meta: GameMeta, version: int) -> Life:
+        """The lifecycle record of ``version`` (read when this process has not
+        kept it; a newer one read then only makes the write lose its CAS)."""
+        cached = self._life_cache.get(game_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        raw = await self.store.client.hget(game_key(game_id), "life")
+        return Life.from_json(raw, meta.players)
 
     def _legal(self, game_id: str, version: int, state: Any, seat: int) -> list[Action]:
         """The seat's legal actions at ``version``, computed once per version."""
@@ -324,6 +352,7 @@ class GameServicer:
             time_ms=int(f["t"]),
             status=_status_value(f["st"]),
             to_act=to_act,
+            clock=lifecycle.event_clock(f),
         )
 
     # --------------------------------------------------------------- NewGame
@@ -340,6 +369,7 @@ class GameServicer:
         if any(len(n) > 64 for n in names):
             raise errors.invalid_argument("common.seat_names", "names are at most 64 characters")
         seed = common.seed or secrets.randbits(63)
+        time_control = self.lifecycle.time_control(common)
         try:
             options = self.spec.adapt_options(options_from_proto(request.options))
             state = self.engine.setup(players, options, seed)
@@ -356,29 +386,8 @@ class GameServicer:
             seat_names=names or [f"Seat {i}" for i in range(players)],
             token_hashes=[hash_token(t) for t in tokens],
         )
-        to_act = self.engine.to_act(state)
-        finished = self.engine.is_over(state)
-        event = {
-            "s": "-1", "k": "new_game", "a": "[]", "l": f"{players}-player game created",
-            "x": "0", "p": "", "t": str(int(time.time() * 1000)),
-            "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
-        }  # fmt: skip
-        encoded = self.engine.encode(state)
-        pending = {seat: pending_rule.Epoch(1) for seat in to_act}
-        await self.store.create(
-            game_id,
-            meta,
-            encoded,
-            _status_name(finished),
-            event,
-            self.settings.idle_ttl_seconds,
-            pending=pending_rule.encode(pending, 1),
-        )
-        self._meta_cache.put(game_id, meta)
-        self._state_cache.put(game_id, (1, state, pending))
-        GAMES_CREATED.labels(self.spec.name).inc()
-        bind(game_id=game_id)
-        log.info("game_created", players=players, options=options)
+        life = await self.create_game(game_id, meta, state, time_control)
+        to_act = [] if life.ending else self.engine.to_act(state)
         return self.m.NewGameResponse(
             game_id=game_id,
             version=1,
@@ -386,7 +395,55 @@ class GameServicer:
             seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
             view=self._view(state, None),
             to_act=to_act,
+            clock=lifecycle.life_clock(life),
         )
+
+    async def create_game(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        state: Any,
+        time_control: lifecycle.TimeControl,
+        left: tuple[int, ...] = (),
+    ) -> Life:
+        """Store a new game at version 1 (NewGame, and a rematch: ``left`` are
+        seats the house bot plays from the start). Its lifecycle record is
+        returned; nothing is written when ``game_id`` exists already."""
+        players = meta.players
+        to_act = self.engine.to_act(state)
+        finished = self.engine.is_over(state)
+        created_ms = lifecycle.now_ms()
+        life = transitions.start(time_control, players, [] if finished else to_act, created_ms)
+        life.left.extend(left)
+        if finished:
+            life.ending = "NORMAL"
+        event = {
+            "s": "-1", "k": "new_game", "a": "[]", "l": f"{players}-player game created",
+            "x": "0", "p": "", "t": str(created_ms),
+            "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
+            **lifecycle.event_fields(life),
+        }  # fmt: skip
+        encoded = self.engine.encode(state)
+        pending = {seat: pending_rule.Epoch(1) for seat in to_act}
+        created = await self.store.create(
+            game_id,
+            meta,
+            encoded,
+            _status_name(finished),
+            event,
+            self.settings.idle_ttl_seconds,
+            pending=pending_rule.encode(pending, 1),
+            life=life.to_json(),
+            deadline=lifecycle.deadline_arg(life),
+        )
+        if created:
+            self._life_cache.put(game_id, (1, life))
+            self._meta_cache.put(game_id, meta)
+            self._state_cache.put(game_id, (1, state, pending))
+            GAMES_CREATED.labels(self.spec.name).inc()
+            bind(game_id=game_id)
+            log.info("game_created", players=players, options=meta.options)
+        return life
 
     # -------------------------------------------------------------- GetState
 
@@ -394,11 +451,13 @@ class GameServicer:
     async def GetState(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         game_id, meta, seat = await self._caller(request, context, token_required=False)
         version, state, status = await self._load(game_id, meta)
+        life = await self._life(game_id, meta, version)
         response = self.m.GetStateResponse(
             game_id=game_id,
             version=version,
             status=_status_value(status),
-            to_act=self.engine.to_act(state),
+            to_act=[] if status in lifecycle.OVER else self.engine.to_act(state),
+            clock=lifecycle.life_clock(life),
             viewer_seat=-1 if seat is None else seat,
             seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
         )
@@ -411,9 +470,10 @@ class GameServicer:
     async def Legal(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         game_id, meta, seat = await self._caller(request, context, token_required=True)
         assert seat is not None
-        version, state, _status = await self._load(game_id, meta)
+        version, state, status = await self._load(game_id, meta)
         response = self.m.LegalResponse(version=version)
-        self._fill_legal(response, game_id, version, state, seat, request.with_score_preview)
+        if status not in lifecycle.OVER:  # a game ended early has no legal actions
+            self._fill_legal(response, game_id, version, state, seat, request.with_score_preview)
         return response
 
     def _fill_legal(
@@ -554,6 +614,7 @@ class GameServicer:
             if replayed is not None:
                 return replayed
             raise errors.stale_version(expected, stored.version)
+        self._life_cache.put(game_id, (stored.version, Life.from_json(stored.life, meta.players)))
         return stored.version, self.engine.decode(stored.state), pending, False
 
     @unary("game")
@@ -597,7 +658,10 @@ class GameServicer:
         current, state, pending, from_cache = base
         request_id = request.request_id
         to_act_before = [] if self.engine.is_over(state) else self.engine.to_act(state)
+        life_before = await self._life(game_id, meta, current)
+        now_ms = lifecycle.now_ms()
         try:
+            self.lifecycle.check_decision(life_before, seat, now_ms)
             action = self._decide(game_id, request, choice, current, state, seat, to_act_before)
         except errors.ServiceError:
             if from_cache:
@@ -618,6 +682,9 @@ class GameServicer:
 
         finished = self.engine.is_over(state)
         to_act = [] if finished else self.engine.to_act(state)
+        life = self.lifecycle.after_decision(life_before, state, seat, to_act, finished, now_ms)
+        if life.ending and not finished:  # a cap ended the game (lifecycle/progress.py)
+            finished, to_act = True, []
         version = current + 1
         # Cached only once the write wins: a losing write's state never becomes `version`.
         legal_after: dict[int, list[Action]] = {}
@@ -632,13 +699,13 @@ class GameServicer:
         new_pending = pending_rule.after_decision(
             pending, version, seat, to_act, digests_before, legal_of
         )
-        next_legal = legal_after.get(seat)
-        now_ms = int(time.time() * 1000)
+        next_legal = legal_after.get(seat) if to_act else None
         status = FINISHED if finished else IN_PROGRESS
         event_fields = {
             "s": str(seat), "k": action.kind, "a": args_to_json(action), "l": action.label,
             "x": "1" if action.secret else "0", "p": action.public_label,
             "t": str(now_ms), "st": _status_name(finished), "ta": ",".join(map(str, to_act)),
+            **lifecycle.event_fields(life),
         }  # fmt: skip
         # The reply is assembled as bytes: head, view (cached parts), legal list.
         # Its event is the stored one as the acting seat reads it (never redacted).
@@ -646,6 +713,9 @@ class GameServicer:
             "version": version, "seat": seat, "kind": action.kind, "label": action.label,
             "time_ms": now_ms, "status": status, "to_act": to_act,
         }  # fmt: skip
+        clock = lifecycle.life_clock(life)
+        if clock is not None:
+            event["clock"] = clock
         response = self.m.ApplyResponse(
             version=version, status=status, to_act=to_act, event=event
         ).SerializeToString()
@@ -675,10 +745,14 @@ class GameServicer:
             request_ttl=self.settings.request_ttl_seconds,
             key_ttl=self.settings.game_ttl_seconds if finished else self.settings.idle_ttl_seconds,
             pending=pending_rule.encode(new_pending, version),
+            game=self.spec.name,
+            life=life.to_json(),
+            deadline=lifecycle.deadline_arg(life),
         )
         if outcome.kind == "OK":
             if not finished:  # a finished game takes no more Applies: its reads decode
                 self._state_cache.put(game_id, (version, state, new_pending))
+                self._life_cache.put(game_id, (version, life))
             for other, actions in legal_after.items():
                 self._legal_cache.put(f"{game_id}:{version}:{other}", actions)
             if previews is not None:
@@ -728,10 +802,12 @@ class GameServicer:
     @unary("game")
     async def Score(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         game_id, meta, _seat = await self._caller(request, context, token_required=False)
-        version, state, _status = await self._load(game_id, meta)
-        return self.m.ScoreResponse(
-            version=version, scoreboard=scoreboard_to_proto(self.engine.score(state))
-        )
+        version, state, status = await self._load(game_id, meta)
+        life = await self._life(game_id, meta, version)
+        board = lifecycle_ending.adjust(self.engine.score(state), life)
+        message = scoreboard_to_proto(board)
+        lifecycle_ending.fill_proto(message, life, status in lifecycle.OVER)
+        return self.m.ScoreResponse(version=version, scoreboard=message)
 
     # ----------------------------------------------------------------- Watch
 
@@ -750,7 +826,7 @@ class GameServicer:
         if found is None:
             raise errors.not_found(game_id)
         version, status = found
-        if request.from_version >= version and status == "FINISHED":
+        if request.from_version >= version and status in lifecycle.OVER:
             return
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
@@ -791,7 +867,7 @@ class GameServicer:
                                 response, game_id, version, state, seat, request.with_score_preview
                             )
                     yield response
-                    if event.status == FINISHED:
+                    if event.status in (FINISHED, common_pb2.GAME_STATUS_ABORTED):
                         return
 
     def _known_legal_wire(
@@ -846,7 +922,7 @@ class GameServicer:
                     self.codec.from_args_json(stored.fields["k"], stored.fields["a"])
                 )
             entries.append(entry)
-        finished = status == "FINISHED"
+        finished = status in lifecycle.OVER
         return self.m.GetLogResponse(
             entries=entries,
             version=version,
