@@ -917,7 +917,7 @@ class GameServicer:
         for stored in await self.store.events(game_id, request.from_version, request.limit):
             event = self._event(stored, seat)
             entry = self.m.LogEntry(event=event)
-            if not event.redacted and event.seat >= 0:
+            if not event.redacted and event.seat >= 0 and event.kind not in lifecycle.KINDS:
                 entry.action.CopyFrom(
                     self.codec.from_args_json(stored.fields["k"], stored.fields["a"])
                 )

@@ -39,6 +39,8 @@ log = get_logger("roost.lifecycle")
 IN_PROGRESS = "IN_PROGRESS"
 FINISHED = "FINISHED"
 ABORTED_STATUS = "ABORTED"
+#: Event kinds of the lifecycle's own writes (no Action of the game).
+KINDS = frozenset({"resign", "abort", "timeout"})
 #: Stored statuses of a game that takes no more decisions.
 OVER = frozenset({FINISHED, ABORTED_STATUS})
 
