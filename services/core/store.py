@@ -408,11 +408,13 @@ class GameStore:
             await self.client.script_load(_APPLY)
         raise AssertionError("unreachable")
 
-    async def due_games(self, game: str, now_ms: int, limit: int) -> list[str]:
-        """Ids of ``game``'s games whose next deadline is at or before ``now_ms``,
-        earliest first."""
-        ids = await self.client.zrangebyscore(deadlines_key(game), "-inf", now_ms, 0, limit)
-        return [i.decode() for i in ids]
+    async def due_games(self, game: str, now_ms: int, limit: int) -> list[tuple[str, int]]:
+        """``game``'s games whose next deadline is at or before ``now_ms``, with
+        that deadline (ms), earliest first."""
+        due = await self.client.zrangebyscore(
+            deadlines_key(game), "-inf", now_ms, 0, limit, withscores=True
+        )
+        return [(i.decode(), int(score)) for i, score in due]
 
     async def next_deadline(self, game: str) -> int | None:
         """The earliest deadline in ``game``'s set (None when it is empty)."""

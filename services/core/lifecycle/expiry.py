@@ -36,7 +36,7 @@ log = get_logger("roost.expiry")
 #: Due games taken per poll.
 BATCH = 256
 #: Expiries fired at once by one process.
-CONCURRENCY = 32
+CONCURRENCY = 64
 
 
 class ExpiryPoller:
@@ -72,11 +72,11 @@ class ExpiryPoller:
         while True:
             try:
                 now = now_ms()
-                for game_id in await store.due_games(game, now, BATCH):
+                for game_id, deadline in await store.due_games(game, now, BATCH):
                     if game_id not in self._in_flight:
                         self._in_flight.add(game_id)
                         await self._slots.acquire()
-                        asyncio.get_running_loop().create_task(self._fire(game_id))
+                        asyncio.get_running_loop().create_task(self._fire(game_id, deadline))
                 nearest = await store.next_deadline(game)
                 wait_ms = self.poll_ms if nearest is None else nearest - now_ms()
                 await asyncio.sleep(min(max(wait_ms, 1), self.poll_ms) / 1000)
@@ -86,18 +86,14 @@ class ExpiryPoller:
                 log.warning("expiry_poll_failed", error=str(exc))
                 await asyncio.sleep(self.poll_ms / 1000)
 
-    async def _fire(self, game_id: str) -> None:
+    async def _fire(self, game_id: str, deadline: int) -> None:
         try:
             started = now_ms()
-            deadline = await self.lifecycle.store.client.zscore(
-                f"roost:deadlines:{self.lifecycle.game}", game_id
-            )
             kind = await self.lifecycle.fire(game_id)
             if kind:
                 self.fired[kind] = self.fired.get(kind, 0) + 1
-                if deadline is not None:
-                    self.lateness_ms.append(started - int(deadline))
-                    del self.lateness_ms[:-100_000]
+                self.lateness_ms.append(started - deadline)
+                del self.lateness_ms[:-100_000]
         except Exception as exc:
             log.warning("expiry_failed", game_id=game_id, error=str(exc))
         finally:

@@ -289,14 +289,13 @@ class Lifecycle:
 
     async def fire(self, game_id: str) -> str:
         """Fire whatever is due in the game now; what happened ("" for nothing)."""
-        try:
-            meta = await self.servicer.meta_of(game_id)
-            loaded = await self.load(game_id, meta)
-        except errors.ServiceError:
+        stored = await self.store.load(game_id)  # one read: the version and its meta
+        if stored is None or stored.meta.game != self.game:
             await self.store.repair_deadline(self.game, game_id, 0, "")
             return ""
-        life, version = loaded.life, loaded.stored.version
-        if loaded.stored.status in OVER or life.ending:
+        meta = stored.meta
+        life, version = Life.from_json(stored.life, meta.players), stored.version
+        if stored.status in OVER or life.ending:
             await self.store.repair_deadline(self.game, game_id, version, "")
             return ""
         at = now_ms()
@@ -304,6 +303,12 @@ class Lifecycle:
         if not due:
             await self.store.repair_deadline(self.game, game_id, version, deadline_arg(life))
             return ""
+        loaded = Loaded(
+            stored,
+            self.engine.decode(stored.state),
+            pending_rule.decode(stored.pending, stored.version),
+            life,
+        )
         seat = due[0]
         kind = transitions.expiry_kind(life, seat)
         if kind == "bot":
