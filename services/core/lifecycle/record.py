@@ -17,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import orjson
+from roost.common.v1 import common_pb2
 
+from services.core.lifecycle import clock as clocks
 from services.core.lifecycle.clock import SeatClock
 from services.core.lifecycle.timecontrol import TimeControl
 
@@ -98,6 +100,18 @@ class Life:
             at_ms=data["at"],
         )
 
+    def clock(self) -> common_pb2.Clock | None:
+        """The Clock message of this version (None in an untimed game nobody left)."""
+        if not self.tc.timed and not self.left:
+            return None
+        return clocks.to_proto(self.tc, self.clocks, self.left, self.at_ms)
+
     def copy(self) -> Life:
         """An independent copy (a write prepares the next version on one)."""
         return Life.from_json(self.to_json(), len(self.clocks))
+
+
+def record_clock(raw: bytes | str) -> common_pb2.Clock | None:
+    """The Clock message of a stored record (None when it has none to show:
+    an untimed game nobody left)."""
+    return Life.from_json(raw, 0).clock()

@@ -23,26 +23,23 @@ from services.core import errors
 from services.core import pending as pending_rule
 from services.core.convert import args_to_json
 from services.core.engine import Action
+from services.core.events import ABORTED as ABORTED_STATUS
+from services.core.events import FINISHED, IN_PROGRESS, OVER, StoredEvent, status_value
 from services.core.lifecycle import clock as clocks
 from services.core.lifecycle import house_bot, transitions
 from services.core.lifecycle.progress import caps_for
 from services.core.lifecycle.record import ABORTED, Life
 from services.core.lifecycle.timecontrol import TimeControl, TimeControlError, from_proto
 from services.core.logging import get_logger
-from services.core.store import GameMeta, StoredGame
+from services.core.store import GameMeta, StoredGame, game_key
 
 if TYPE_CHECKING:
-    from services.core.game_service import GameServicer
+    from services.core.game_context import GameContext
 
 log = get_logger("roost.lifecycle")
 
-IN_PROGRESS = "IN_PROGRESS"
-FINISHED = "FINISHED"
-ABORTED_STATUS = "ABORTED"
 #: Event kinds of the lifecycle's own writes (no Action of the game).
 KINDS = frozenset({"resign", "abort", "timeout"})
-#: Stored statuses of a game that takes no more decisions.
-OVER = frozenset({FINISHED, ABORTED_STATUS})
 
 
 def now_ms() -> int:
@@ -57,14 +54,6 @@ def status_name(life: Life, engine_over: bool) -> str:
     return FINISHED if engine_over or life.ending else IN_PROGRESS
 
 
-def status_value(name: str) -> int:
-    """The GameStatus of a stored status."""
-    return {
-        FINISHED: common_pb2.GAME_STATUS_FINISHED,
-        ABORTED_STATUS: common_pb2.GAME_STATUS_ABORTED,
-    }.get(name, common_pb2.GAME_STATUS_IN_PROGRESS)
-
-
 def deadline_arg(life: Life) -> str:
     """The write's deadline-set argument: ``"x"`` for a game that never has a
     deadline (untimed, nobody left), ``""`` for none now, else the ms."""
@@ -76,26 +65,15 @@ def deadline_arg(life: Life) -> str:
     return str(at) if at else ""
 
 
-def event_fields(life: Life) -> dict[str, str]:
-    """The lifecycle's fields of a stored event: the record (``lf``) when the
-    game has a clock or a seat that left, so the event carries the clock."""
-    return {"lf": life.to_json().decode()} if life.tc.timed or life.left else {}
-
-
-def event_clock(fields: dict[str, str]) -> common_pb2.Clock | None:
-    """The Clock of a stored event (None without one)."""
-    raw = fields.get("lf")
-    if not raw:
-        return None
-    life = Life.from_json(raw, 0)
-    return clocks.to_proto(life.tc, life.clocks, life.left, life.at_ms)
+def event_life(life: Life) -> str:
+    """The record a stored event carries (``StoredEvent.life``), so the event
+    carries the clock: only when the game has a clock or a seat that left."""
+    return life.to_json().decode() if life.tc.timed or life.left else ""
 
 
 def life_clock(life: Life) -> common_pb2.Clock | None:
     """The Clock of a version (None in an untimed game nobody left)."""
-    if not life.tc.timed and not life.left:
-        return None
-    return clocks.to_proto(life.tc, life.clocks, life.left, life.at_ms)
+    return life.clock()
 
 
 @dataclass(slots=True)
@@ -109,15 +87,38 @@ class Loaded:
 
 
 class Lifecycle:
-    """The lifecycle side of one game servicer (its engine, store and caches)."""
+    """The lifecycle side of one game (its engine, store and caches)."""
 
-    def __init__(self, servicer: GameServicer) -> None:
-        self.servicer = servicer
-        self.engine = servicer.engine
-        self.store = servicer.store
-        self.game = servicer.spec.name
-        self.settings = servicer.settings
+    def __init__(self, context: GameContext) -> None:
+        self.context = context
+        self.engine = context.engine
+        self.store = context.store
+        self.game = context.spec.name
+        self.settings = context.settings
         self.caps = caps_for(self.engine)
+        # game id -> (version, its lifecycle record) this process wrote or read last
+        self.cache: dict[str, tuple[int, Life]] = {}
+
+    def remember(self, game_id: str, version: int, life: Life) -> None:
+        """Keep ``life`` as the record of ``version`` (bounded like the other caches)."""
+        if len(self.cache) >= 4096:
+            self.cache.pop(next(iter(self.cache)))
+        self.cache[game_id] = (version, life)
+
+    def forget(self, game_id: str) -> None:
+        """Drop what this process keeps of the game's latest version (a write of
+        the lifecycle, not of this process's Apply, changed it)."""
+        self.context.state_cache.pop(game_id, None)
+        self.cache.pop(game_id, None)
+
+    async def life_at(self, game_id: str, meta: GameMeta, version: int) -> Life:
+        """The record of ``version`` (read when not kept; a newer one read then
+        only makes the write lose its compare-and-set)."""
+        kept = self.cache.get(game_id)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        raw = await self.store.client.hget(game_key(game_id), "life")
+        return Life.from_json(raw, meta.players)
 
     # ----------------------------------------------------------- NewGame
 
@@ -213,21 +214,28 @@ class Lifecycle:
         to_act = [] if over else self.engine.to_act(state if state is not None else loaded.state)
         encoded = loaded.stored.state if state is None else self.engine.encode(state)
         kept = pending if pending is not None else (loaded.pending or {})
-        fields = {
-            "s": str(seat), "k": kind, "a": args_to_json(action) if action else "[]",
-            "l": label, "x": "1" if action and action.secret else "0",
-            "p": (action.public_label or "") if action and action.secret else "",
-            "t": str(life.at_ms), "st": status, "ta": ",".join(map(str, to_act)),
-            **event_fields(life),
-        }  # fmt: skip
+        public = ""
         if action is not None and action.secret:
-            fields["p"] = f"{action.public_label or 'A secret decision'} (house bot)"
+            public = f"{action.public_label or 'A secret decision'} (house bot)"
+        event = StoredEvent(
+            version=version,
+            seat=seat,
+            kind=kind,
+            args_json=args_to_json(action) if action else "[]",
+            label=label,
+            secret=bool(action and action.secret),
+            public_label=public,
+            time_ms=life.at_ms,
+            status=status,
+            to_act=tuple(to_act),
+            life=event_life(life),
+        )
         outcome = await self.store.apply(
             game_id,
             loaded.stored.version,
             encoded,
             status,
-            fields,
+            event,
             request_id="",
             fingerprint="",
             result=b"",
@@ -240,17 +248,17 @@ class Lifecycle:
         )
         if outcome.kind != "OK":
             return None
-        self.servicer.forget_state(game_id)
+        self.forget(game_id)
         if over:
             log.info("game_ended", game_id=game_id, version=version, ending=life.ending)
-        event = {
+        reply = {
             "version": version, "seat": seat, "kind": kind, "label": label,
             "time_ms": life.at_ms, "status": status_value(status), "to_act": to_act,
         }  # fmt: skip
         clock = life_clock(life)
         if clock is not None:
-            event["clock"] = clock
-        return version, event
+            reply["clock"] = clock
+        return version, reply
 
     async def decide_for(self, game_id: str, meta: GameMeta, loaded: Loaded, seat: int) -> bool:
         """The house bot decides for ``seat`` (it timed out or left). True when
