@@ -41,3 +41,20 @@ def test_the_report_counts_timeouts_and_forfeits_per_bot() -> None:
     assert (table["random"]["timeouts"], table["random"]["forfeits"]) == (2, 0)
     assert (table["greedy"]["timeouts"], table["greedy"]["forfeits"]) == (1, 1)
     assert results.to_dict()["time_control"] == "1s"
+
+
+def test_the_cli_says_how_a_game_ended_and_who_left() -> None:
+    """`roost play`'s last line (render.outcome) names the ending and the leavers."""
+    from clients.cli.render.scores import outcome
+
+    board = common_pb2.ScoreBoard(
+        seats=[common_pb2.SeatScore(seat=0, total=3, rank=1), common_pb2.SeatScore(seat=1)],
+        final=True,
+        winners=[0],
+        ending=common_pb2.GAME_ENDING_TIMEOUT,
+        left_seats=[1],
+    )
+    line = outcome(board, {0: "Ada", 1: "Bo"}, seat=1).plain
+    assert "Winner: Ada" in line and "Ended on time." in line and "Left: Bo." in line
+    aborted = common_pb2.ScoreBoard(final=True, ending=common_pb2.GAME_ENDING_ABORTED)
+    assert "aborted" in outcome(aborted).plain
