@@ -76,7 +76,8 @@ def test_structured_requests(fleet: Fleet, target: fuzz.Target) -> None:
 
     @_settings(EXAMPLES)
     @given(
-        request=fuzz.requests(target.request, hint), md=fuzz.metadata(fleet.world, target.server)
+        request=fuzz.requests(target.request, hint),
+        md=fuzz.metadata(fleet.world, target.server, target.method),
     )
     def run(request: object, md: tuple[tuple[str, str], ...]) -> None:
         fleet.send("structured", target, request.SerializeToString(), md)
@@ -90,7 +91,7 @@ def test_undecodable_bodies(fleet: Fleet, target: fuzz.Target) -> None:
     every method of every service registered (health and reflection too); one
     that happens to parse is answered like any request."""
     hint = fuzz.hints(fleet.world, target.server)
-    md_strategy = fuzz.metadata(fleet.world, target.server)
+    md_strategy = fuzz.metadata(fleet.world, target.server, target.method)
     parsed_elsewhere = PARSED_BODIES_LEFT_OUT.get((target.service, target.method))
 
     @_settings(RAW_EXAMPLES)
