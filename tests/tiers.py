@@ -43,6 +43,7 @@ E2E_FILES = frozenset(
         # multi-process faults: killed, stalled, drained and restarted processes
         "core/test_core_processes.py",
         "connect/test_connect_process.py",
+        "clients/test_cli_sessions.py",
         "reliability/test_faults.py",
         "reliability/test_matchmaker_drain.py",
     }
