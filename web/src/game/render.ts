@@ -8,6 +8,7 @@ import { h } from "../dom.js";
 import { seatName } from "../boards/kit.js";
 import { seatOf } from "../presence.js";
 import { renderScoreBoard } from "../boards/scoreboard.js";
+import type { Choice } from "../choose/choices.js";
 import { activateTargets, renderChooser } from "../choose/panel.js";
 import { kitOf } from "../games/index.js";
 import { game as entry } from "../registry.js";
@@ -17,6 +18,10 @@ export interface GameActions {
   pickTarget(key: string): void;
   pickStep(step: string): void;
   back(): void;
+  /** Toggle a thing of a set choice (the starting birds to keep). */
+  togglePick(key: string): void;
+  /** Send one choice as it is (a confirmed set, a free action). */
+  send(choice: Choice): void;
 }
 
 function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
@@ -59,12 +64,12 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       toAct: model.toAct,
       targets: model.chooser ? new Set(model.chooser.choices.flatMap((c) => (c.target ? [c.target] : []))) : undefined,
     });
-    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget);
+    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget, actions.togglePick);
   } else {
     board = h("p", { class: "loading" }, "Loading the board…");
   }
   const chooser = model.chooser
-    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back })
+    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back, toggle: actions.togglePick, send: actions.send }, model.view && kit.preview ? (choices) => kit.preview!(model.view!, choices) : undefined)
     : !spectator && !model.finished
       ? h("section", { class: "chooser waiting", "aria-label": "Your choices" }, h("p", {}, "Waiting for the other players…"))
       : false;
