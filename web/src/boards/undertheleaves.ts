@@ -176,8 +176,8 @@ function gardenPanel(input: Input, garden: Garden): HTMLElement {
       { class: "facts" },
       stat("Score", garden.score),
       p && [
-        stat("Bees left", p.bees),
-        stat("Hummingbirds left", p.hummingbirds),
+        stat("Bees", p.bees),
+        stat("Hummingbirds", p.hummingbirds),
         stat("Leaf dwellers", p.leaf),
         stat("Puddle dwellers", p.puddle),
         stat("Mushroom dwellers", p.mushroom),

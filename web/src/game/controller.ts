@@ -144,6 +144,10 @@ export class GameController {
     touch(this.model.gameId, true);
     const score = await this.client.score({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
     this.update({ finished: true, chooser: undefined, choiceVersion: undefined, score: score.scoreboard });
+    // Wherever the player was scrolled to (their mat, usually), the result comes into view and is read out.
+    const final = this.root.querySelector<HTMLElement>("#final-scores");
+    final?.focus({ preventScroll: true });
+    final?.scrollIntoView?.({ block: "start", behavior: "smooth" });
   }
 
   /** Choices from a legal list, keeping the steps already taken when the list offers the same choices. */

@@ -84,7 +84,7 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     { class: `game-page game-${model.game}` },
     header,
     notice,
-    model.finished && model.score && renderScoreBoard(model.score, model.seats),
-    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats))),
+    model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat),
+    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat))),
   );
 }
