@@ -11,6 +11,7 @@ import { renderScoreBoard } from "../boards/scoreboard.js";
 import type { Choice } from "../choose/choices.js";
 import { activateTargets, renderChooser } from "../choose/panel.js";
 import { kitOf } from "../games/index.js";
+import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
 
@@ -51,6 +52,8 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       h("a", { href: `#/watch/${model.game}/${model.gameId}` }, "spectator link"),
       " · ",
       h("a", { href: "#/" }, "lobby"),
+      " · ",
+      howToPlayButton(model.game),
     ),
   );
   const notice = h("p", { class: "notice", role: "alert" }, model.notice ?? "");
