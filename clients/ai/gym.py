@@ -1,7 +1,7 @@
 """The Gymnasium environment of a Roost game: one seat against Roost's bots.
 
 ``clients.ai.gym_env(game, players=2)`` plays seat 0 (``seat=``) against
-opponents (``opponents="random"``, ``"search@<N>p"``, a callable, or a list
+opponents (``opponents="random"``, ``"greedy"``, ``"search@<N>p"``, a callable, or a list
 with one entry per other seat; :mod:`clients.ai.opponents`). The agent's
 observation is the same ``Dict`` as in PettingZoo (``observation`` and
 ``action_mask``); the mask is also in ``info["action_mask"]``. ``step``
