@@ -37,6 +37,7 @@ from clients.bots.pool import BotPool, BotSeat, tune_gc_for_bots
 from clients.cli import catalogue, render
 from clients.cli.interactive import InteractivePlayer
 from clients.cli.main import bot_spec
+from clients.cli.records import cmd_export, cmd_replay  # noqa: F401 (dispatched by name)
 from clients.games import new_game_request
 from clients.registry import ServiceInfo
 from clients.rpc import CliError, Exit, Retry, channel, explain, retryable

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from clients import registry
 from clients.bots.policies import KINDS, is_kind
+from clients.cli import records
 from clients.rpc import CliError, Exit, explain
 
 EXIT_CODES = """exit codes:
@@ -60,6 +61,7 @@ EXAMPLES = {
         "roost tournament --game wingspan --players 3 --via-matchmaker --report out.json",
     ],
 }
+EXAMPLES.update(records.EXAMPLES)
 
 
 def _examples(*commands: str) -> str:
@@ -339,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the JSON report")
     _add_search_budget(tour)
     tour.set_defaults(run="tournament")
+    records.add_parsers(command)
     return parser
 
 

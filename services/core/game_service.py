@@ -11,7 +11,8 @@ to one of the shared parts:
 * GetState, Legal, Score, GetLog, GetCatalogue: :class:`~services.core.reads.GameReads`;
 * Watch: :class:`~services.core.watching.WatchStreams`;
 * Resign, Abort, OfferRematch, AcceptRematch: :class:`~services.core.lifecycle.rpcs.LifecycleRpcs`
-  (inherited), and every process's expiry poller
+  (inherited), GetRecord: :class:`~services.core.records.rpcs.RecordRpcs` (inherited),
+  and every process's expiry poller
   (:class:`~services.core.lifecycle.expiry.ExpiryPoller`, started with the server).
 
 They share one :class:`~services.core.game_context.GameContext` (engine,
@@ -31,6 +32,7 @@ from services.core.game_context import GameContext
 from services.core.lifecycle.expiry import ExpiryPoller
 from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
+from services.core.records.rpcs import RecordRpcs
 from services.core.spec import GameSpec
 from services.core.store import GameStore
 from services.core.watching import WatchStreams
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 
-class GameServicer(LifecycleRpcs):
+class GameServicer(LifecycleRpcs, RecordRpcs):
     """The shared part of a game's servicer: its Apply pipeline, reads and
     Watch streams over one :class:`GameContext`.
 

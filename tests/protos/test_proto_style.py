@@ -114,10 +114,11 @@ def test_every_proto_follows_the_standard_style(descriptors) -> None:
 
 def test_every_game_has_the_same_method_set(descriptors) -> None:
     """DESIGN: the same RPCs in every game service (the seven of play, the
-    catalogue, and the game's end: resign, abort, rematch; issue 27)."""
+    catalogue, the game's end: resign, abort, rematch (issue 27), and its
+    record: GetRecord (issue 30))."""
     expected = [
         "NewGame", "GetState", "Legal", "Apply", "Score", "Watch", "GetLog", "GetCatalogue",
-        "Resign", "Abort", "OfferRematch", "AcceptRematch",
+        "Resign", "Abort", "OfferRematch", "AcceptRematch", "GetRecord",
     ]  # fmt: skip
     games = [f for f in descriptors.file if f.name.endswith("/service.proto")]
     for file in games:

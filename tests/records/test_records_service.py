@@ -1,0 +1,128 @@
+"""Game records over real gRPC and a real Redis (docs/RECORDS.md, issue 30).
+
+Every game at every player count: a random game through the service, its
+record (GetRecord) replayed by ``roost replay --verify``, which passes; the
+same record with one action changed fails at that version, with the exit
+status of the check that differs. While a game is in progress GetRecord gives
+only its public part (no seed, secret decisions redacted).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from roost import games as registry
+from roost.common.v1 import common_pb2
+
+from clients.cli import records as cli_records
+from clients.cli.main import main as roost_main
+from services.birdscaping.service import SPEC as BIRDSCAPING
+from services.core.engine.replay import ReplayMismatch, action_of
+from services.skygarden.service import SPEC as SKYGARDEN
+from services.undertheleaves.service import SPEC as UNDERTHELEAVES
+from services.wingspan.service import SPEC as WINGSPAN
+from tests.harness import ServerHandle, game_server
+from tests.service_contract import Client
+
+pytestmark = pytest.mark.service
+
+SPECS = {s.name: s for s in (SKYGARDEN, WINGSPAN, BIRDSCAPING, UNDERTHELEAVES)}
+CASES = [
+    (entry.name, players)
+    for entry in registry.GAMES
+    for players in range(entry.min_players, entry.max_players + 1)
+    if entry.name in SPECS
+]
+
+
+@pytest.fixture(scope="module")
+def servers(redis_server_url: str) -> Iterator[dict[str, ServerHandle]]:
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        yield {
+            name: stack.enter_context(game_server(spec, redis_server_url))
+            for name, spec in SPECS.items()
+        }
+
+
+def _record(client: Client, game_id: str) -> common_pb2.Message:
+    return client.stub.GetRecord(client.m.GetRecordRequest(game_id=game_id), timeout=30).record
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_finished_games_record_replays_and_a_changed_action_fails_there(
+    servers: dict[str, ServerHandle], game: str, players: int, tmp_path: Path
+) -> None:
+    client = Client(servers[game], SPECS[game])
+    created = client.new_game(players, seed=1000 + players)
+    final_version = client.play_random(created, random.Random(players))
+    record = _record(client, created.game_id)
+    assert record.complete and record.seed == 1000 + players
+    assert [d.version for d in record.decisions] == list(range(1, final_version + 1))
+    assert record.scoreboard == client.score(created.game_id).scoreboard
+    assert all(d.view_sha256 for d in record.decisions)
+    path = tmp_path / "game.json"
+    path.write_text(cli_records.to_json(record))
+    assert roost_main(["replay", "--verify", str(path)]) == 0
+
+    # One action changed: the first decision with another legal choice.
+    changed = _changed(record)
+    if changed is None:
+        pytest.skip("no decision of this game had a second legal choice")
+    version, tampered = changed
+    path.write_text(cli_records.to_json(tampered))
+    with pytest.raises(ReplayMismatch) as mismatch:
+        cli_records.verify(tampered)
+    assert mismatch.value.version == version
+    assert (
+        roost_main(["replay", "--verify", str(path)])
+        == cli_records.VERIFY_EXIT[mismatch.value.fact]
+    )
+    assert mismatch.value.fact in ("to_act", "view", "state", "action", "status")
+
+
+def _changed(record):
+    """The record with the first replaceable action replaced by another legal
+    one of the same seat (or its args altered), and that decision's version."""
+    import importlib
+
+    engine = importlib.import_module(f"services.{record.game}.rules").ENGINE
+    state = engine.setup(record.players, json.loads(record.options_json), record.seed)
+    for i, decision in enumerate(record.decisions):
+        if decision.seat < 0 or decision.kind in ("resign", "abort", "timeout"):
+            continue
+        legal = engine.legal(state, decision.seat)
+        mine = cli_records.decisions_of(record)[i]
+        wanted = action_of(mine.kind, mine.args_json)
+        others = [a for a in legal if a.key() != wanted.key()]
+        if others:
+            tampered = type(record)()
+            tampered.CopyFrom(record)
+            other = others[0]
+            tampered.decisions[i].kind = other.kind
+            tampered.decisions[i].args_json = json.dumps([list(p) for p in other.args])
+            return decision.version, tampered
+        played = next(a for a in legal if a.key() == wanted.key())
+        state = engine.apply(state, decision.seat, played)
+    return None
+
+
+def test_a_game_in_progress_gives_only_its_public_part(
+    servers: dict[str, ServerHandle],
+) -> None:
+    """GetRecord of a live game: no seed, no view digests, secrets redacted;
+    replay --verify refuses it as incomplete."""
+    client = Client(servers["wingspan"], WINGSPAN)
+    created = client.new_game(2, seed=5)
+    record = _record(client, created.game_id)
+    assert not record.complete and record.seed == 0
+    assert not any(d.view_sha256 for d in record.decisions)
+    assert all(not d.args_json for d in record.decisions if d.secret)
+    with pytest.raises(ReplayMismatch) as mismatch:
+        cli_records.verify(record)
+    assert mismatch.value.fact == "incomplete"
