@@ -19,10 +19,10 @@ import grpc
 
 from services.core.config import Settings
 from services.core.game_service import GameSpec, add_to_server, servicer_class
-from services.core.main import game_connect_app
+from services.core.main import build_store, game_connect_app
 from services.core.redis_server import start_local_redis
 from services.core.server import start_server
-from services.core.store import GameStore, connect
+from services.core.store import connect
 
 
 @contextmanager
@@ -116,14 +116,14 @@ def game_server(spec: GameSpec, url: str, **setting_overrides: Any) -> Iterator[
 
     async def boot() -> None:
         client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
-        store = GameStore(client, max_pending_applies=settings.max_pending_applies)
+        store = build_store(settings, client)  # archiving when archive_url is set
         servicer = servicer_class(spec)(spec, store, settings)
         running = await start_server(
             spec.service_name,
             settings,
             lambda server: add_to_server(spec, servicer, server),
             probe=store.ping,
-            drain_hooks=(servicer.hub.close,),
+            drain_hooks=(servicer.hub.close, servicer.stop_archiver),
             browser_apps=(game_connect_app(spec, servicer),)
             if settings.connect_port is not None
             else (),

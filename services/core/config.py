@@ -87,6 +87,12 @@ class Settings:
     #: How often the expiry poller looks for due deadlines at the latest
     #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
     expiry_poll_ms: int = 100
+    #: The archive of ended games (``ARCHIVE_URL``: ``sqlite:///PATH`` or
+    #: ``postgresql://...``; empty: no archive, games live only in Redis).
+    archive_url: str = ""
+    #: How often a replica drains the ended-but-unarchived games at the latest
+    #: (``ARCHIVE_POLL_SECONDS``).
+    archive_poll_seconds: float = 30.0
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -117,4 +123,6 @@ class Settings:
             cors_allowed_origins=origins_from_env(),
             day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
+            archive_url=os.environ.get("ARCHIVE_URL", ""),
+            archive_poll_seconds=float(os.environ.get("ARCHIVE_POLL_SECONDS", "30")),
         )

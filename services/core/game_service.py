@@ -32,6 +32,7 @@ from services.core.game_context import GameContext
 from services.core.lifecycle.expiry import ExpiryPoller
 from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
+from services.core.records.archiver import archiver_for
 from services.core.records.rpcs import RecordRpcs
 from services.core.spec import GameSpec
 from services.core.store import GameStore
@@ -66,6 +67,13 @@ class GameServicer(LifecycleRpcs, RecordRpcs):
         self.watching = WatchStreams(self.game)
         #: Fires this game's due deadlines, as every replica does (lifecycle/expiry.py).
         self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
+        #: Writes ended games to the archive, when the store has one (records/archiver.py).
+        self.archiver = archiver_for(self.game, store, settings)
+
+    async def stop_archiver(self) -> None:
+        """Finish the archive writes under way (a drain hook)."""
+        if self.archiver is not None:
+            await self.archiver.stop()
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
@@ -110,3 +118,5 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
     )
     server.add_registered_method_handlers(spec.service_name, handlers)
     servicer.expiry.start()  # every replica polls its game's deadlines
+    if servicer.archiver is not None:
+        servicer.archiver.start()  # and drains its ended-but-unarchived games

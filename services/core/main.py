@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from services.core.config import Settings
 from services.core.connect_apps import connect_app
@@ -12,11 +13,23 @@ from services.core.server import serve_forever
 from services.core.store import GameStore, connect
 
 
+def build_store(settings: Settings, client: Any) -> GameStore:
+    """The game store over ``client``: archiving ended games when
+    ``ARCHIVE_URL`` is set (services/core/records/)."""
+    if settings.archive_url:
+        from services.core.records.archive import Archive
+        from services.core.records.archiving_store import ArchivingStore
+
+        return ArchivingStore(
+            client, Archive(settings.archive_url), max_pending_applies=settings.max_pending_applies
+        )
+    return GameStore(client, max_pending_applies=settings.max_pending_applies)
+
+
 def build_servicer(spec: GameSpec, settings: Settings) -> GameServicer:
     """A servicer for ``spec`` over a store built from ``settings``."""
     client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
-    store = GameStore(client, max_pending_applies=settings.max_pending_applies)
-    return servicer_class(spec)(spec, store, settings)
+    return servicer_class(spec)(spec, build_store(settings, client), settings)
 
 
 def game_connect_app(spec: GameSpec, servicer: GameServicer) -> ConnectApp:
@@ -35,7 +48,7 @@ def run_game_service(spec: GameSpec) -> None:
             settings,
             lambda server: add_to_server(spec, servicer, server),
             probe=servicer.store.ping,
-            drain_hooks=(servicer.hub.close, servicer.expiry.stop),
+            drain_hooks=(servicer.hub.close, servicer.expiry.stop, servicer.stop_archiver),
             browser_apps=(game_connect_app(spec, servicer),),
         )
 

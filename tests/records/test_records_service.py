@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+import redis
 from roost import games as registry
 from roost.common.v1 import common_pb2
 
@@ -22,6 +25,8 @@ from clients.cli import records as cli_records
 from clients.cli.main import main as roost_main
 from services.birdscaping.service import SPEC as BIRDSCAPING
 from services.core.engine.replay import ReplayMismatch, action_of
+from services.core.records.archive import Archive
+from services.core.store import events_key, game_key
 from services.skygarden.service import SPEC as SKYGARDEN
 from services.undertheleaves.service import SPEC as UNDERTHELEAVES
 from services.wingspan.service import SPEC as WINGSPAN
@@ -40,14 +45,58 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def servers(redis_server_url: str) -> Iterator[dict[str, ServerHandle]]:
-    from contextlib import ExitStack
+def archive_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('archive') / 'archive.sqlite3'}"
 
+
+def _fleet(redis_url: str, archive_url: str) -> Iterator[dict[str, ServerHandle]]:
     with ExitStack() as stack:
         yield {
-            name: stack.enter_context(game_server(spec, redis_server_url))
+            name: stack.enter_context(
+                game_server(spec, redis_url, archive_url=archive_url, archive_poll_seconds=0.2)
+            )
             for name, spec in SPECS.items()
         }
+
+
+@pytest.fixture(scope="module")
+def servers(redis_server_url: str, archive_url: str) -> Iterator[dict[str, ServerHandle]]:
+    """One replica of each game service, archiving into one SQLite file."""
+    yield from _fleet(redis_server_url, archive_url)
+
+
+@pytest.fixture(scope="module")
+def replicas(redis_server_url: str, archive_url: str) -> Iterator[dict[str, ServerHandle]]:
+    """A second replica of each (its caches know nothing of the games)."""
+    yield from _fleet(redis_server_url, archive_url)
+
+
+@pytest.fixture(scope="module")
+def raw_redis(redis_server_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_server_url)
+    yield client
+    client.close()
+
+
+def reads(client: Client, game_id: str, tokens: dict[int, str]) -> list[bytes]:
+    """Every read RPC's answer, as bytes: GetState, GetLog (spectator and each
+    seat), Score, GetRecord, and the whole Watch of the ended game."""
+    answers = []
+    for token in [None, *tokens.values()]:
+        answers.append(client.state(game_id, token).SerializeToString(deterministic=True))
+        answers.append(client.log(game_id, token).SerializeToString(deterministic=True))
+    answers.append(client.score(game_id).SerializeToString(deterministic=True))
+    answers.append(_record(client, game_id).SerializeToString(deterministic=True))
+    answers.extend(r.SerializeToString(deterministic=True) for r in client.watch(game_id))
+    return answers
+
+
+def wait_archived(archive: Archive, game_id: str) -> None:
+    """Until the game's row is in the archive (generous deadline)."""
+    deadline = time.monotonic() + 30
+    while not archive.has(game_id):
+        assert time.monotonic() < deadline, f"{game_id} was never archived"
+        time.sleep(0.02)
 
 
 def _record(client: Client, game_id: str) -> common_pb2.Message:
@@ -56,8 +105,16 @@ def _record(client: Client, game_id: str) -> common_pb2.Message:
 
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_a_finished_games_record_replays_and_a_changed_action_fails_there(
-    servers: dict[str, ServerHandle], game: str, players: int, tmp_path: Path
+    servers: dict[str, ServerHandle],
+    replicas: dict[str, ServerHandle],
+    raw_redis: redis.Redis,
+    archive_url: str,
+    game: str,
+    players: int,
+    tmp_path: Path,
 ) -> None:
+    """Records: replay --verify passes; archive: after the game's Redis keys
+    are gone every read answers from the archive with the same bytes."""
     client = Client(servers[game], SPECS[game])
     created = client.new_game(players, seed=1000 + players)
     final_version = client.play_random(created, random.Random(players))
@@ -69,6 +126,14 @@ def test_a_finished_games_record_replays_and_a_changed_action_fails_there(
     path = tmp_path / "game.json"
     path.write_text(cli_records.to_json(record))
     assert roost_main(["replay", "--verify", str(path)]) == 0
+
+    # The archive: the same answers once Redis has forgotten the game, from a
+    # replica that never saw it.
+    tokens = {c.seat: c.token for c in created.credentials}
+    before = reads(client, created.game_id, tokens)
+    wait_archived(Archive(archive_url), created.game_id)
+    raw_redis.delete(game_key(created.game_id), events_key(created.game_id))
+    assert reads(Client(replicas[game], SPECS[game]), created.game_id, tokens) == before
 
     # One action changed: the first decision with another legal choice.
     changed = _changed(record)

@@ -1,0 +1,30 @@
+"""The archive's schema migrations (Alembic), applied when an archive opens.
+
+``versions/`` holds one revision per schema change; :func:`upgrade` brings a
+database to the newest. Add a revision with a new file there (``down_revision``
+naming the previous one), never by editing an applied one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+HERE = Path(__file__).resolve().parent
+
+
+def config(connection: sa.Connection | None = None) -> Config:
+    """Alembic's configuration for this folder (no alembic.ini needed)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def upgrade(engine: sa.Engine, revision: str = "head") -> None:
+    """Migrate the database of ``engine`` to ``revision`` (idempotent)."""
+    with engine.begin() as connection:
+        command.upgrade(config(connection), revision)
