@@ -40,6 +40,8 @@ from services.webapp import DEFAULT_WEB_PORT, WEB_DIST, WebServer, missing_build
 
 REDIS_DEFAULT_PORT = 6379
 DEFAULT_LOG_DIR = ".roost/logs"
+#: The embedded archive of ``make run`` (services/core/records/archive.py).
+DEFAULT_ARCHIVE_URL = "sqlite:///.roost/archive.sqlite3"
 
 
 def log_dir(argv: list[str]) -> Path | None:
@@ -175,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
                 **os.environ,
                 **addresses,
                 "REDIS_URL": url,
+                # Ended games are archived in a SQLite file under .roost/ unless
+                # ARCHIVE_URL names another database (docs/RECORDS.md).
+                "ARCHIVE_URL": os.environ.get("ARCHIVE_URL") or DEFAULT_ARCHIVE_URL,
                 "PORT": str(port),
                 "METRICS_PORT": str(port + 1000),
                 "CONNECT_PORT": str(browser) if browser else "off",

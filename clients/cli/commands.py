@@ -35,6 +35,7 @@ from rich.table import Table
 from clients import registry, sessions
 from clients.bots.pool import BotPool, BotSeat, tune_gc_for_bots
 from clients.cli import catalogue, render
+from clients.cli.history import cmd_history  # noqa: F401 (dispatched by name)
 from clients.cli.interactive import InteractivePlayer
 from clients.cli.main import bot_spec
 from clients.cli.records import cmd_export, cmd_replay  # noqa: F401 (dispatched by name)

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from clients import registry
 from clients.bots.policies import KINDS, is_kind
-from clients.cli import records
+from clients.cli import history, records
 from clients.rpc import CliError, Exit, explain
 
 EXIT_CODES = """exit codes:
@@ -62,6 +62,7 @@ EXAMPLES = {
     ],
 }
 EXAMPLES.update(records.EXAMPLES)
+EXAMPLES.update(history.EXAMPLES)
 
 
 def _examples(*commands: str) -> str:
@@ -342,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_search_budget(tour)
     tour.set_defaults(run="tournament")
     records.add_parsers(command)
+    history.add_parser(command)
     return parser
 
 

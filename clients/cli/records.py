@@ -12,6 +12,7 @@ that failed (:data:`VERIFY_EXIT`). ``export GAME_ID`` writes a game's record
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
@@ -24,6 +25,8 @@ from google.protobuf import json_format
 from rich.console import Console
 from roost.common.v1 import common_pb2, record_pb2
 
+from clients.cli import bulk
+from clients.cli.history import since_ms
 from clients.rpc import CliError, Exit, channel
 from services.core.engine.replay import Decision, ReplayMismatch, replay
 
@@ -46,7 +49,11 @@ VERIFY_EPILOG = "replay --verify exit codes:\n" + "\n".join(
 
 EXAMPLES = {
     "replay": ["roost replay --verify game.json", "roost export GAME_ID | roost replay --verify -"],
-    "export": ["roost export GAME_ID > game.json", "roost export GAME_ID --game wingspan --binary"],
+    "export": [
+        "roost export GAME_ID > game.json",
+        "roost export GAME_ID --game wingspan --binary --out game.pb",
+        "roost export --game wingspan --since 2026-01-01 --format jsonl > wingspan.jsonl",
+    ],
 }
 
 OVER = (common_pb2.GAME_STATUS_FINISHED, common_pb2.GAME_STATUS_ABORTED)
@@ -61,9 +68,17 @@ def add_parsers(command: Callable[..., argparse.ArgumentParser]) -> None:
     )
     rp.epilog = (rp.epilog or "") + "\n" + VERIFY_EPILOG
     rp.set_defaults(run="replay")
-    ex = command("export", "write a game's record (GetRecord) as canonical JSON")
-    ex.add_argument("game_id", metavar="GAME_ID")
-    ex.add_argument("--game", help="the game's service (found by asking each one otherwise)")
+    ex = command(
+        "export",
+        "write a game's record (GetRecord) as canonical JSON, or stream the archive",
+        "With GAME_ID: that game's record from its service (GetRecord). Without: every "
+        "archived game (--game, --since) as JSON Lines, read from the archive database.",
+    )
+    ex.add_argument("game_id", metavar="GAME_ID", nargs="?", default="")
+    ex.add_argument("--game", help="the game (its service, or the games to stream)")
+    ex.add_argument("--since", type=since_ms, default=0, help="games that ended at or after")
+    ex.add_argument("--format", choices=["jsonl"], default="jsonl", help="bulk format")
+    ex.add_argument("--archive", help="the archive's URL (default $ARCHIVE_URL, else .roost/)")
     ex.add_argument("--target", help="the game service's address")
     ex.add_argument("--out", help="write here instead of standard output")
     ex.add_argument("--binary", action="store_true", help="the protobuf bytes, not JSON")
@@ -75,6 +90,11 @@ def to_json(record: record_pb2.GameRecord) -> str:
     return json_format.MessageToJson(
         record, preserving_proto_field_name=True, indent=None, ensure_ascii=False, sort_keys=True
     )
+
+
+def from_json_text(text: str) -> record_pb2.GameRecord:
+    """A record from its JSON (canonical or any protobuf JSON form)."""
+    return json_format.Parse(text, record_pb2.GameRecord())
 
 
 def read_record(path: str) -> record_pb2.GameRecord:
@@ -175,6 +195,10 @@ def cmd_export(args: Namespace, console: Console) -> int:
     """``roost export GAME_ID``: the game's record as canonical JSON (or bytes)."""
     from clients.cli.commands import CALL_TIMEOUT, resolve_game
 
+    if not args.game_id:
+        with open(args.out, "wb") if args.out else contextlib.nullcontext(None) as out:
+            bulk.export_jsonl(bulk.archive_url(args.archive), out, args.game or "", args.since)
+        return Exit.OK
     info, address = resolve_game(args.game_id, args.game, args.target)
     messages = info.messages()
     with channel(address) as ch:

@@ -39,6 +39,13 @@ async def new_game(game: GameContext, request: NewGameRequest) -> Message:
         raise errors.invalid_argument("common.seat_names", "one name per seat, or none")
     if any(len(n) > 64 for n in names):
         raise errors.invalid_argument("common.seat_names", "names are at most 64 characters")
+    identities = list(common.seat_identities)
+    if identities and len(identities) != players:
+        raise errors.invalid_argument("common.seat_identities", "one identity per seat, or none")
+    if any(len(i) > 128 for i in identities):
+        raise errors.invalid_argument(
+            "common.seat_identities", "identities are at most 128 characters"
+        )
     seed = common.seed or secrets.randbits(63)
     engine = game.engine
     try:
@@ -57,6 +64,7 @@ async def new_game(game: GameContext, request: NewGameRequest) -> Message:
         options=options,
         seat_names=names or [f"Seat {i}" for i in range(players)],
         token_hashes=[hash_token(t) for t in tokens],
+        identities=identities,
     )
     life = await create_game(game, game_id, meta, state, time_control)
     return game.m.NewGameResponse(

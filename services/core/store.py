@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import orjson
@@ -134,6 +134,8 @@ class GameMeta:
     options: dict[str, Any]
     seat_names: list[str]
     token_hashes: list[str]
+    #: Who plays each seat (CommonOptions.seat_identities), or empty.
+    identities: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         """Canonical JSON."""

@@ -13,6 +13,7 @@ import asyncio
 from services.core.config import Settings
 from services.core.connect_apps import connect_app
 from services.core.logging import configure
+from services.core.records.archive import Archive
 from services.core.server import serve_forever
 from services.core.store import connect
 from services.matchmaking.config import MatchmakerSettings
@@ -35,7 +36,8 @@ async def main() -> None:
     configure(settings.log_level)
     client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
     engine = Matchmaker(client, mm_settings, GameDirectory(mm_settings.games))
-    servicer = MatchmakerService(engine)
+    archive = Archive(settings.archive_url) if settings.archive_url else None
+    servicer = MatchmakerService(engine, archive)
     await engine.start()
     try:
         await serve_forever(

@@ -565,7 +565,10 @@ class Matchmaker:
             people = self._drawn_seats(match_id, datas, proposal.bots)
         try:
             created = await endpoint.new_game(
-                proposal.players, [p["name"][:64] for p in people], anchor.options
+                proposal.players,
+                [p["name"][:64] for p in people],
+                anchor.options,
+                [p.get("player_id", "")[:128] for p in people],
             )
         except grpc.aio.AioRpcError as error:
             now = now_ms()

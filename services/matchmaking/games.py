@@ -83,10 +83,14 @@ class GameEndpoint:
         """True when Legal can fill a one-ply score preview."""
         return "with_score_preview" in self.messages.LegalRequest.DESCRIPTOR.fields_by_name
 
-    async def new_game(self, players: int, names: list[str], canonical_options: str) -> Any:
-        """NewGame with seat names and options."""
+    async def new_game(
+        self, players: int, names: list[str], canonical_options: str, identities: list[str] = ()
+    ) -> Any:
+        """NewGame with seat names, the seats' player ids and options."""
         request = self.messages.NewGameRequest(
-            common=common_pb2.CommonOptions(players=players, seat_names=names),
+            common=common_pb2.CommonOptions(
+                players=players, seat_names=names, seat_identities=list(identities)
+            ),
             options=self.options_message(canonical_options),
         )
         time_control = split_options(canonical_options)[1]

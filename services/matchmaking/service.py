@@ -12,9 +12,11 @@ from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
 from services import registry
 from services.core.logging import bind
 from services.core.metrics import streaming, unary
+from services.core.records.archive import Archive
 from services.matchmaking import errors
 from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.games import split_options
+from services.matchmaking.history import list_games
 from services.matchmaking.ratings import PlayerRating
 from services.matchmaking.tables import TableSeat
 from services.matchmaking.tickets import TicketRecord, ticket_ref
@@ -121,8 +123,10 @@ def rating_to_proto(rating: PlayerRating) -> pb.Rating:
 class MatchmakerService(pb_grpc.MatchmakerServicer):
     """Every RPC validates, calls the engine and converts."""
 
-    def __init__(self, engine: Matchmaker) -> None:
+    def __init__(self, engine: Matchmaker, archive: Archive | None = None) -> None:
         self.engine = engine
+        #: The archive of ended games (ARCHIVE_URL), for ListGames.
+        self.archive = archive
         self.interval = max(engine.settings.heartbeat_timeout_ms // 3, 1)
 
     def _ticket(self, record: TicketRecord) -> pb.Ticket:
@@ -218,6 +222,12 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
             raise errors.invalid("player_ids", f"at most {LEADERBOARD_MAX}")
         ratings = await self.engine.get_ratings(request.game, list(request.player_ids))
         return pb.GetRatingsResponse(ratings=[rating_to_proto(r) for r in ratings])
+
+    @unary("matchmaking")
+    async def ListGames(
+        self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListGamesResponse:
+        return await list_games(self.archive, request)
 
 
 def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:

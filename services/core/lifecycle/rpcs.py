@@ -112,6 +112,7 @@ class LifecycleRpcs:
             options=meta.options,
             seat_names=[meta.seat_names[old] for old in olds],
             token_hashes=hashes,
+            identities=[meta.identities[old] for old in olds] if meta.identities else [],
         )
         state = game.engine.setup(players, meta.options, seed)
         left = tuple(new for new, old in enumerate(olds) if old in life.left)

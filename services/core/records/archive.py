@@ -87,6 +87,9 @@ def engine_for(url: str) -> sa.Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
+        database = sa.make_url(url).database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(url, connect_args={"timeout": 30})
 
         @sa.event.listens_for(engine, "connect")

@@ -82,6 +82,7 @@ class Archiver:
             inserted = await asyncio.to_thread(
                 self.store.archive.write,
                 stored, game_id, events, to_json(record), life.ending or "NORMAL",
+                stored.meta.identities,
             )  # fmt: skip
             await self.store.client.zrem(key, game_id)
             log.info("game_archived", game_id=game_id, inserted=inserted)

@@ -74,7 +74,12 @@ def build_record(
         options_json=canonical_options(meta.options),
         players=meta.players,
         seats=[
-            record_pb2.RecordedSeat(seat=i, name=name) for i, name in enumerate(meta.seat_names)
+            record_pb2.RecordedSeat(
+                seat=i,
+                name=name,
+                identity=meta.identities[i] if i < len(meta.identities) else "",
+            )
+            for i, name in enumerate(meta.seat_names)
         ],
         seed=meta.seed if complete else 0,
         status=status_value(status),
