@@ -37,10 +37,16 @@ def archive_url(given: str | None) -> str:
     return url
 
 
-def records(url: str, game: str = "", since_ms: int = 0, batch: int = 2000) -> Iterator[str]:
-    """Each archived record's canonical JSON, oldest ending first."""
+def records(url: str, game: str = "", since_ms: int = 0, batch: int = 2000) -> Iterator[bytes]:
+    """Each archived record's canonical JSON (UTF-8), oldest ending first."""
     engine = sa.create_engine(url)
-    query = sa.select(GAMES.c.record_json).where(GAMES.c.ended_ms >= since_ms)
+    # SQLite hands the text over as bytes without decoding it (a plain copy).
+    column = (
+        sa.cast(GAMES.c.record_json, sa.LargeBinary)
+        if engine.dialect.name == "sqlite"
+        else GAMES.c.record_json
+    )
+    query = sa.select(column).where(GAMES.c.ended_ms >= since_ms)
     if game:
         query = query.where(GAMES.c.game == game)
     query = query.order_by(GAMES.c.ended_ms, GAMES.c.game_id)
@@ -48,7 +54,7 @@ def records(url: str, game: str = "", since_ms: int = 0, batch: int = 2000) -> I
         with engine.connect() as conn:
             result = conn.execution_options(stream_results=True, yield_per=batch).execute(query)
             for (text,) in result:
-                yield text
+                yield text if isinstance(text, bytes) else text.encode()
     finally:
         engine.dispose()
 
@@ -61,7 +67,7 @@ def export_jsonl(
     games = written = 0
     buffer: list[bytes] = []
     for text in records(url, game, since_ms):
-        line = text.encode() + b"\n"
+        line = text + b"\n"
         buffer.append(line)
         games += 1
         written += len(line)

@@ -50,7 +50,8 @@ GAMES = sa.Table(
     sa.Column("events", sa.LargeBinary, nullable=False),
     #: The complete GameRecord as canonical JSON (docs/RECORDS.md).
     sa.Column("record_json", sa.Text, nullable=False),
-    sa.Index("games_by_game_and_end", "game", "ended_ms"),
+    sa.Index("games_by_game_and_end", "game", "ended_ms", "game_id"),
+    sa.Index("games_by_end", "ended_ms", "game_id"),
 )
 
 #: Who sat where in each archived game (a player's games).

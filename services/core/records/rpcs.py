@@ -7,6 +7,7 @@ a game that has ended its complete record (docs/RECORDS.md).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import grpc
@@ -29,7 +30,9 @@ class RecordRpcs:
         game_id, meta, _seat = await game.caller(request, context, token_required=False)
         version, state, status, life = await game.load_with_life(game_id, meta)
         events = await game.store.events(game_id, 0, 0)
-        record = build_record(
+        # A complete record replays the game (CPU for tens of ms): off the loop.
+        record = await asyncio.to_thread(
+            build_record,
             game=game.spec.name,
             game_id=game_id,
             rules_version=rules_version(game),

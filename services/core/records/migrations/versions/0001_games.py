@@ -27,7 +27,10 @@ def upgrade() -> None:
         sa.Column("events", sa.LargeBinary, nullable=False),
         sa.Column("record_json", sa.Text, nullable=False),
     )
-    op.create_index("games_by_game_and_end", "games", ["game", "ended_ms"])
+    # Exports and ListGames read in (ended_ms, game_id) order: the indexes give
+    # that order, so no sort ever carries the records.
+    op.create_index("games_by_game_and_end", "games", ["game", "ended_ms", "game_id"])
+    op.create_index("games_by_end", "games", ["ended_ms", "game_id"])
     op.create_table(
         "game_seats",
         sa.Column("game_id", sa.String(64), primary_key=True),
