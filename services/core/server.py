@@ -36,13 +36,15 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from services.core import reflection_v1
 from services.core.config import Settings
 from services.core.connect_apps import HealthApp
-from services.core.decoding import tolerant_server
-from services.core.http_gateway import ConnectApp, HttpGateway, start_gateway
+from services.core.decoding import MESSAGE_LIMIT, tolerant_server
+from services.core.http_gateway import ConnectApp, GatewayLimits, HttpGateway, start_gateway
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
 
 log = get_logger("roost.server")
 
+#: grpc's own receive limit, in multiples of MAX_MESSAGE_BYTES (see start_server).
+GRPC_RECEIVE_FACTOR = 2
 #: Net allocations between collections of the young generation (CPython: 700).
 YOUNG_COLLECTION_ALLOCATIONS = 20_000
 
@@ -179,16 +181,21 @@ async def start_server(
     health ``Check`` on ``settings.connect_port`` unless that is None."""
     LIMITS.max_calls = settings.max_calls_in_flight
     LIMITS.max_streams = settings.max_streams
+    MESSAGE_LIMIT.max_bytes = settings.max_message_bytes
     options: list[tuple[str, int]] = [
         ("grpc.so_reuseport", 0),
-        ("grpc.max_receive_message_length", 8 * 1024 * 1024),
+        # The deserializers refuse a message over the limit with ErrorInfo
+        # (ERROR_REASON_MESSAGE_TOO_LARGE); grpc's own cut, without it, comes
+        # only at twice the limit.
+        ("grpc.max_receive_message_length", GRPC_RECEIVE_FACTOR * settings.max_message_bytes),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ]
     if settings.max_connection_age_seconds > 0:
         # A ClusterIP Service balances per connection: aged connections rebalance.
         options.append(("grpc.max_connection_age_ms", settings.max_connection_age_seconds * 1000))
-        options.append(("grpc.max_connection_age_grace_ms", 60_000))
+        grace_ms = int(settings.max_connection_age_grace_seconds * 1000)
+        options.append(("grpc.max_connection_age_grace_ms", grace_ms))
     # Every handler registered (health and reflection too) answers a body that
     # does not decode with INVALID_ARGUMENT, not UNKNOWN and a traceback.
     server = tolerant_server(grpc.aio.server(options=options))
@@ -212,6 +219,7 @@ async def start_server(
                 settings.host,
                 settings.connect_port,
                 settings.cors_allowed_origins,
+                GatewayLimits.from_settings(settings),
             )
         except OSError as exc:
             if settings.connect_port_required:
@@ -238,7 +246,7 @@ async def serve_forever(
 ) -> None:
     """Run until SIGTERM/SIGINT, then drain gracefully."""
     configure(settings.log_level)
-    serve_metrics(settings.metrics_port)
+    serve_metrics(settings.metrics_port, settings.host)
     running = await start_server(
         service_name, settings, register, probe=probe, drain_hooks=drain_hooks,
         browser_apps=browser_apps,

@@ -1,0 +1,278 @@
+"""Hypercorn's HTTP/1.1 and HTTP/2 handling, hardened for the browser port.
+
+Hypercorn (pinned at 0.18.0 in pyproject.toml) is served through its public
+``hypercorn.asyncio.serve``. What its protocols lack is added by the three
+subclasses here, which :func:`install` puts in place of Hypercorn's own (the
+names its connection code looks up: ``hypercorn.protocol.H11Protocol`` /
+``H2Protocol`` and ``hypercorn.asyncio.run.TCPServer``). Each override is
+small, calls the original and says which HTTP rule it follows.
+
+:class:`RoostH2Protocol` (HTTP/2):
+
+- **an answer before the request's end** (an oversize body refused at once):
+  once the response has ended, the stream is reset with NO_ERROR (RFC 9113
+  §8.1), and DATA still arriving for it is dropped with its flow-control
+  credit returned. Hypercorn looked the stream up and raised ``KeyError``,
+  which closed the connection without GOAWAY and lost every other stream on it;
+- **rapid reset** (CVE-2023-44487): streams the client cancels are counted in
+  a token bucket (``reset_burst``, refilled at ``max_resets_per_second``); past
+  it the connection ends with GOAWAY ENHANCE_YOUR_CALM, as grpc's HTTP/2 stack
+  does;
+- **maximum connection age**: after ``max_connection_age`` (±10 %, as grpc
+  jitters it) a GOAWAY (NO_ERROR, the last stream id taken) asks the client to
+  reconnect; calls already running get ``max_connection_age_grace`` more, then
+  the connection is closed. Streams opened after the GOAWAY are refused
+  (REFUSED_STREAM: safe to retry elsewhere);
+- **a GOAWAY before every close** the server decides on (idle timeout,
+  shutdown), so the client knows no stream was lost in flight.
+
+The GOAWAY frames are written next to the h2 state machine, not through it:
+``H2Connection.close_connection`` would forbid sending anything more, and the
+streams still running must be able to finish.
+
+:class:`RoostH11Protocol` (HTTP/1.1): every response announces the idle timeout
+(``Keep-Alive: timeout=N``), so a client agent drops an idle connection before
+the server closes it, instead of writing into a closed one; past the maximum
+age a response carries ``Connection: close``, and a response still streaming
+at age + grace is ended by closing the connection.
+
+:class:`RoostTCPServer`: counts open connections, refuses (closes at once)
+those over ``max_connections``, and lets :meth:`PortState.abort_all` end the
+connections that outlive a drain's grace, so a stop never waits on a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import h2.events
+import h2.exceptions
+import h2.stream
+import hypercorn.asyncio.run
+import hypercorn.protocol
+from h2.errors import ErrorCodes
+from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.config import Config
+from hypercorn.events import Closed, RawData
+from hypercorn.protocol.events import Response, Trailers
+from hypercorn.protocol.h2 import H2Protocol
+from hypercorn.protocol.h11 import H11Protocol
+from hyperframe.frame import GoAwayFrame
+
+#: How much the maximum connection age varies between connections (grpc: ±10 %).
+AGE_JITTER = 0.1
+
+
+@dataclass
+class PortState:
+    """What the protocols of one browser port share: its limits and connections."""
+
+    max_connections: int = 4096
+    max_connection_age: float = 0.0  # seconds; 0: no maximum
+    max_connection_age_grace: float = 60.0
+    idle_timeout: float = 15.0
+    max_resets_per_second: float = 100.0
+    reset_burst: int = 200
+    #: The open connections: each one's writer.
+    connections: set[Any] = field(default_factory=set)
+    refused: int = 0
+    goaways_for_resets: int = 0
+
+    def aged_after(self) -> float | None:
+        """The age (seconds) at which one new connection is asked to go."""
+        if self.max_connection_age <= 0:
+            return None
+        return self.max_connection_age * random.uniform(1 - AGE_JITTER, 1 + AGE_JITTER)
+
+    def abort_all(self) -> None:
+        """Close every connection at once (after a drain's grace)."""
+        for writer in list(self.connections):
+            with contextlib.suppress(Exception):
+                writer.transport.abort()
+
+
+class RoostConfig(Config):
+    """Hypercorn's Config with the port's :class:`PortState`."""
+
+    def __init__(self, state: PortState) -> None:
+        super().__init__()
+        self.port_state = state
+
+
+def _state(config: Config) -> PortState:
+    return getattr(config, "port_state", None) or PortState()
+
+
+class RoostH2Protocol(H2Protocol):
+    """Hypercorn's HTTP/2 protocol with the rules in the module docstring."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.port = _state(self.config)
+        self.tokens = float(self.port.reset_burst)
+        self.refilled = time.monotonic()
+        #: The last stream id a GOAWAY promised to serve (None: no GOAWAY sent).
+        self.goaway_last: int | None = None
+
+    async def initiate(self, *args: Any, **kwargs: Any) -> None:
+        await super().initiate(*args, **kwargs)
+        age = self.port.aged_after()
+        if age is not None:
+            self.task_group.spawn(self._age_out, age)
+
+    async def _age_out(self, age: float) -> None:
+        """GOAWAY at ``age``; close after the grace."""
+        await asyncio.sleep(age)
+        if self.closed:
+            return
+        await self._goaway(ErrorCodes.NO_ERROR)
+        await asyncio.sleep(self.port.max_connection_age_grace)
+        if not self.closed:
+            await self.send(Closed())
+
+    async def _goaway(self, code: ErrorCodes) -> None:
+        """Write a GOAWAY naming the highest stream taken so far."""
+        last = self.connection.highest_inbound_stream_id
+        if self.goaway_last is not None:
+            last = min(last, self.goaway_last)
+        self.goaway_last = last
+        frame = GoAwayFrame(stream_id=0, last_stream_id=last, error_code=int(code))
+        await self._flush()
+        await self.send(RawData(data=frame.serialize()))
+
+    async def handle(self, event: Any) -> None:
+        if isinstance(event, Closed) and not self.closed and self.goaway_last is None:
+            self.goaway_last = self.connection.highest_inbound_stream_id
+            # The connection may already be gone; the GOAWAY is best effort.
+            with contextlib.suppress(Exception):
+                frame = GoAwayFrame(stream_id=0, last_stream_id=self.goaway_last)
+                await self.send(RawData(data=frame.serialize()))
+        await super().handle(event)
+
+    async def _handle_events(self, events: list[h2.events.Event]) -> None:
+        """Hypercorn's handling, event by event (a stream must exist before its
+        DATA is judged), with the rules of the module docstring first."""
+        for event in events:
+            if (
+                isinstance(event, h2.events.RequestReceived)
+                and self.goaway_last is not None
+                and event.stream_id > self.goaway_last
+            ):
+                self.connection.reset_stream(event.stream_id, ErrorCodes.REFUSED_STREAM)
+                continue
+            if isinstance(event, h2.events.DataReceived) and event.stream_id not in self.streams:
+                # Answered already: drop the data, return its credit, stop the sender.
+                with contextlib.suppress(h2.exceptions.ProtocolError):
+                    self.connection.acknowledge_received_data(
+                        event.flow_controlled_length, event.stream_id
+                    )
+                self._reset_if_answered(event.stream_id)
+                continue
+            if (
+                isinstance(event, h2.events.StreamReset)
+                and event.remote_reset
+                and not self._take_reset_token()
+            ):
+                self.port.goaways_for_resets += 1
+                await self._goaway(ErrorCodes.ENHANCE_YOUR_CALM)
+                await self.send(Closed())
+                return
+            await super()._handle_events([event])
+        await self._flush()
+
+    def _take_reset_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(
+            float(self.port.reset_burst),
+            self.tokens + (now - self.refilled) * self.port.max_resets_per_second,
+        )
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def _reset_if_answered(self, stream_id: int) -> None:
+        """RST_STREAM NO_ERROR for a stream whose response has ended while the
+        client is still sending (RFC 9113 §8.1)."""
+        stream = self.connection.streams.get(stream_id)
+        if (
+            stream is not None
+            and stream.state_machine.state is h2.stream.StreamState.HALF_CLOSED_LOCAL
+        ):
+            with contextlib.suppress(h2.exceptions.ProtocolError, h2.exceptions.StreamClosedError):
+                self.connection.reset_stream(stream_id, ErrorCodes.NO_ERROR)
+
+    async def _send_data(self, stream_id: int) -> None:
+        await super()._send_data(stream_id)
+        if stream_id not in self.stream_buffers:  # its response has just ended
+            self._reset_if_answered(stream_id)
+            await self._flush()
+
+    async def stream_send(self, event: Any) -> None:
+        await super().stream_send(event)
+        if isinstance(event, Trailers):
+            self._reset_if_answered(event.stream_id)
+            with contextlib.suppress(Exception):
+                await self._flush()
+
+
+class RoostH11Protocol(H11Protocol):
+    """Hypercorn's HTTP/1.1 protocol with the keep-alive announcement and the
+    maximum connection age (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.port = _state(self.config)
+        self.born = time.monotonic()
+        self.age = self.port.aged_after()
+
+    async def initiate(self) -> None:
+        await super().initiate()
+        if self.age is not None:
+            self.task_group.spawn(self._age_out, self.age + self.port.max_connection_age_grace)
+
+    async def _age_out(self, limit: float) -> None:
+        await asyncio.sleep(limit)
+        await self.send(Closed())
+
+    def _aged(self) -> bool:
+        return self.age is not None and time.monotonic() - self.born >= self.age
+
+    async def stream_send(self, event: Any) -> None:
+        if isinstance(event, Response) and event.status_code >= 200:
+            names = {name.lower() for name, _ in event.headers}
+            if self._aged() and b"connection" not in names:
+                event.headers.append((b"connection", b"close"))
+            elif b"connection" not in names:
+                timeout = max(1, int(self.port.idle_timeout))
+                event.headers.append((b"keep-alive", b"timeout=%d" % timeout))
+        await super().stream_send(event)
+
+
+class RoostTCPServer(TCPServer):
+    """Hypercorn's connection handler with the connection count and cap."""
+
+    async def run(self) -> None:
+        port = _state(self.config)
+        if len(port.connections) >= port.max_connections:
+            port.refused += 1
+            self.writer.transport.abort()
+            return
+        port.connections.add(self.writer)
+        try:
+            await super().run()
+        finally:
+            port.connections.discard(self.writer)
+
+
+def install() -> None:
+    """Put the three subclasses in place of Hypercorn's own (idempotent)."""
+    hypercorn.protocol.H2Protocol = RoostH2Protocol  # type: ignore[misc]
+    hypercorn.protocol.H11Protocol = RoostH11Protocol  # type: ignore[misc]
+    hypercorn.asyncio.run.TCPServer = RoostTCPServer  # type: ignore[misc]
