@@ -95,10 +95,12 @@ class BodyBudget:
 class _Refused(Exception):
     """A request refused before it reached the runtime."""
 
-    def __init__(self, error: ServiceError, close: bool = False) -> None:
+    def __init__(self, error: ServiceError, close: bool = False, read: bool = True) -> None:
         super().__init__(error.message)
         self.error = error
         self.close = close
+        #: False when refused before the body was looked at (HTTP/1.1 drains it).
+        self.read = read
 
 
 def _header_problem(scope: Scope) -> ServiceError | None:
@@ -177,7 +179,7 @@ class RequestGuard:
         try:
             problem = _header_problem(scope)
             if problem is not None:
-                raise _Refused(problem)
+                raise _Refused(problem, read=False)
             kind = protocol_kind(content_type)
             if kind == "grpc" and scope.get("http_version") != "2":
                 raise _Refused(
@@ -185,7 +187,8 @@ class RequestGuard:
                         content_type,
                         "gRPC needs HTTP/2 (its status travels in trailers); over "
                         "HTTP/1.1 use gRPC-Web or Connect",
-                    )
+                    ),
+                    read=False,
                 )
             body, held = await self._read_body(scope, receive)
             if kind == "grpc-web-text":
@@ -193,7 +196,10 @@ class RequestGuard:
                 send = self._text_sender(send)
         except _Refused as refused:
             self.budget.give(held)
-            await send_error(send, content_type, refused.error, close=refused.close)
+            close = refused.close
+            if not refused.read and scope.get("http_version") != "2":
+                close = not await self._drain(receive)
+            await send_error(send, content_type, refused.error, close=close)
             return
         try:
             await self.app(
@@ -243,6 +249,26 @@ class RequestGuard:
             self.budget.give(held)
             raise _Refused(errors.message_too_large(size, self.limit))
         return b"".join(chunks), held
+
+    async def _drain(self, receive: Receive) -> bool:
+        """Read and drop the rest of an HTTP/1.1 body (at most
+        :data:`DRAIN_FACTOR` times the limit, within the body timeout), so the
+        connection can carry the answer and the next request; False when it
+        could not be (the connection is then closed after the answer)."""
+        size = 0
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return False
+                    size += len(message.get("body", b""))
+                    if size > DRAIN_FACTOR * (self.limit + ENVELOPE_BYTES):
+                        return False
+                    if not message.get("more_body", False):
+                        return True
+        except TimeoutError:
+            return False
 
     @staticmethod
     def _replay(body: bytes, receive: Receive) -> Receive:

@@ -85,6 +85,8 @@ EXPOSED_HEADERS = (
 PREFLIGHT_MAX_AGE = 7200
 #: Requests per connection before Hypercorn closes it (its default is 1,000).
 KEEP_ALIVE_MAX_REQUESTS = 2**31
+#: How long connections closed after a drain's grace get to end by themselves.
+ABORT_WAIT_SECONDS = 2.0
 #: Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS).
 H2_MAX_CONCURRENT_STREAMS = 100
 
@@ -248,19 +250,18 @@ class HttpGateway:
         every connection still open (a client never holds the stop up)."""
         if self._task is None:
             return
-        self.config.graceful_timeout = grace
+        # Hypercorn cancels what outlives its graceful timeout; the connections
+        # are closed here first, so that they end by themselves.
+        self.config.graceful_timeout = grace + ABORT_WAIT_SECONDS
         self._stop.set()
-        try:
-            async with asyncio.timeout(grace + 1.0):
-                await asyncio.shield(self._task)
-        except TimeoutError:
-            pass
-        self.state.abort_all()
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-            async with asyncio.timeout(2.0):
-                await self._task
+        done, _ = await asyncio.wait({self._task}, timeout=grace)
+        if not done:
+            await self.state.abort_all(ABORT_WAIT_SECONDS)
+            await asyncio.wait({self._task}, timeout=ABORT_WAIT_SECONDS)
         if not self._task.done():
             self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,11 @@ small, calls the original and says which HTTP rule it follows.
   the connection is closed. Streams opened after the GOAWAY are refused
   (REFUSED_STREAM: safe to retry elsewhere);
 - **a GOAWAY before every close** the server decides on (idle timeout,
-  shutdown), so the client knows no stream was lost in flight.
+  shutdown), so the client knows no stream was lost in flight;
+- **a closed connection releases its responses**: the send buffers are closed
+  with it, so a response waiting on flow control (a client that stopped
+  reading, or went) ends instead of holding the connection, and a stop, for
+  ever.
 
 The GOAWAY frames are written next to the h2 state machine, not through it:
 ``H2Connection.close_connection`` would forbid sending anything more, and the
@@ -58,7 +62,7 @@ import hypercorn.protocol
 from h2.errors import ErrorCodes
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.config import Config
-from hypercorn.events import Closed, RawData
+from hypercorn.events import Closed, RawData, Updated
 from hypercorn.protocol.events import Response, Trailers
 from hypercorn.protocol.h2 import H2Protocol
 from hypercorn.protocol.h11 import H11Protocol
@@ -78,8 +82,8 @@ class PortState:
     idle_timeout: float = 15.0
     max_resets_per_second: float = 100.0
     reset_burst: int = 200
-    #: The open connections: each one's writer.
-    connections: set[Any] = field(default_factory=set)
+    #: The open connections: each one's writer and the task serving it.
+    connections: dict[Any, asyncio.Task[Any]] = field(default_factory=dict)
     refused: int = 0
     goaways_for_resets: int = 0
 
@@ -89,11 +93,25 @@ class PortState:
             return None
         return self.max_connection_age * random.uniform(1 - AGE_JITTER, 1 + AGE_JITTER)
 
-    def abort_all(self) -> None:
-        """Close every connection at once (after a drain's grace)."""
+    async def abort_all(self, wait: float = 2.0) -> None:
+        """Close every connection at once (after a drain's grace) and wait up to
+        ``wait`` seconds for their tasks to end by themselves."""
         for writer in list(self.connections):
             with contextlib.suppress(Exception):
                 writer.transport.abort()
+        tasks = set(self.connections.values())
+        if tasks:
+            await asyncio.wait(tasks, timeout=wait)
+
+
+async def _closes_within(gone: asyncio.Event, seconds: float) -> bool:
+    """True when ``gone`` is set within ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            await gone.wait()
+    except TimeoutError:
+        return False
+    return True
 
 
 class RoostConfig(Config):
@@ -118,6 +136,8 @@ class RoostH2Protocol(H2Protocol):
         self.refilled = time.monotonic()
         #: The last stream id a GOAWAY promised to serve (None: no GOAWAY sent).
         self.goaway_last: int | None = None
+        #: Set when the connection has closed (ends the age timer with it).
+        self.gone = asyncio.Event()
 
     async def initiate(self, *args: Any, **kwargs: Any) -> None:
         await super().initiate(*args, **kwargs)
@@ -126,13 +146,11 @@ class RoostH2Protocol(H2Protocol):
             self.task_group.spawn(self._age_out, age)
 
     async def _age_out(self, age: float) -> None:
-        """GOAWAY at ``age``; close after the grace."""
-        await asyncio.sleep(age)
-        if self.closed:
+        """GOAWAY at ``age``; close after the grace (unless closed before)."""
+        if await _closes_within(self.gone, age):
             return
         await self._goaway(ErrorCodes.NO_ERROR)
-        await asyncio.sleep(self.port.max_connection_age_grace)
-        if not self.closed:
+        if not await _closes_within(self.gone, self.port.max_connection_age_grace):
             await self.send(Closed())
 
     async def _goaway(self, code: ErrorCodes) -> None:
@@ -146,6 +164,8 @@ class RoostH2Protocol(H2Protocol):
         await self.send(RawData(data=frame.serialize()))
 
     async def handle(self, event: Any) -> None:
+        if isinstance(event, Closed):
+            self.gone.set()
         if isinstance(event, Closed) and not self.closed and self.goaway_last is None:
             self.goaway_last = self.connection.highest_inbound_stream_id
             # The connection may already be gone; the GOAWAY is best effort.
@@ -153,6 +173,12 @@ class RoostH2Protocol(H2Protocol):
                 frame = GoAwayFrame(stream_id=0, last_stream_id=self.goaway_last)
                 await self.send(RawData(data=frame.serialize()))
         await super().handle(event)
+        if isinstance(event, Closed):
+            # Hypercorn left the send buffers open: a response waiting for its
+            # buffer to drain (flow control, a client that stopped reading)
+            # waited forever, and a stop waited on it.
+            for buffer in list(self.stream_buffers.values()):
+                await buffer.close()
 
     async def _handle_events(self, events: list[h2.events.Event]) -> None:
         """Hypercorn's handling, event by event (a stream must exist before its
@@ -231,15 +257,25 @@ class RoostH11Protocol(H11Protocol):
         self.port = _state(self.config)
         self.born = time.monotonic()
         self.age = self.port.aged_after()
+        self.gone = asyncio.Event()
+        self.timed = False
 
-    async def initiate(self) -> None:
-        await super().initiate()
-        if self.age is not None:
+    async def _create_stream(self, request: Any) -> None:
+        # The timer starts with the first HTTP/1.1 request: a connection that
+        # turns out to be HTTP/2 (prior knowledge, h2c) drops this protocol.
+        if self.age is not None and not self.timed:
+            self.timed = True
             self.task_group.spawn(self._age_out, self.age + self.port.max_connection_age_grace)
+        await super()._create_stream(request)
 
     async def _age_out(self, limit: float) -> None:
-        await asyncio.sleep(limit)
-        await self.send(Closed())
+        if not await _closes_within(self.gone, limit):
+            await self.send(Closed())
+
+    async def handle(self, event: Any) -> None:
+        if isinstance(event, Closed):
+            self.gone.set()
+        await super().handle(event)
 
     def _aged(self) -> bool:
         return self.age is not None and time.monotonic() - self.born >= self.age
@@ -256,7 +292,27 @@ class RoostH11Protocol(H11Protocol):
 
 
 class RoostTCPServer(TCPServer):
-    """Hypercorn's connection handler with the connection count and cap."""
+    """Hypercorn's connection handler with the connection count and cap.
+
+    Once the client has closed its side, the idle timer is stopped and no
+    longer restarted: Hypercorn kept it running, so a closed connection (and
+    its place under the cap) was held for a whole idle timeout."""
+
+    closing = False
+
+    async def _read_data(self) -> None:
+        await super()._read_data()
+        self.closing = True
+        await self.idle_task.stop()
+
+    async def protocol_send(self, event: Any) -> None:
+        if self.closing and isinstance(event, Updated):
+            return
+        await super().protocol_send(event)
+
+    async def _close(self) -> None:
+        self.closing = True
+        await super()._close()
 
     async def run(self) -> None:
         port = _state(self.config)
@@ -264,11 +320,13 @@ class RoostTCPServer(TCPServer):
             port.refused += 1
             self.writer.transport.abort()
             return
-        port.connections.add(self.writer)
+        task = asyncio.current_task()
+        assert task is not None
+        port.connections[self.writer] = task
         try:
             await super().run()
         finally:
-            port.connections.discard(self.writer)
+            port.connections.pop(self.writer, None)
 
 
 def install() -> None:
