@@ -142,9 +142,9 @@ class Settings:
     cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     max_connection_age_grace_seconds: float = 60.0
-    #: The watchdog pings the store every ``store_stall_seconds / 2``; a ping
-    #: unanswered for ``store_stall_seconds`` marks it stalled.
-    store_stall_seconds: float = 1.5
+    #: A watchdog ping (every 0.5 s) unanswered for this long marks the store
+    #: stalled: calls needing it then fail fast (services/core/store_gate.py).
+    store_stall_seconds: float = 2.0
     browser: BrowserPortSettings = field(default_factory=BrowserPortSettings)
 
     @classmethod
@@ -173,6 +173,6 @@ class Settings:
             cors_allowed_origins=origins_from_env(),
             max_message_bytes=max_message_bytes_from_env(),
             max_connection_age_grace_seconds=_float("MAX_CONNECTION_AGE_GRACE_SECONDS", 60.0),
-            store_stall_seconds=_float("STORE_STALL_SECONDS", 1.5),
+            store_stall_seconds=_float("STORE_STALL_SECONDS", 2.0),
             browser=BrowserPortSettings.from_env(),
         )

@@ -40,9 +40,12 @@ from services.core.decoding import MESSAGE_LIMIT, tolerant_server
 from services.core.http_gateway import ConnectApp, GatewayLimits, HttpGateway, start_gateway
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
+from services.core.store_gate import STORE_GATE, StoreGate
 
 log = get_logger("roost.server")
 
+#: How often the store watchdog pings (at most; STORE_STALL_SECONDS / 2 if shorter).
+WATCHDOG_INTERVAL_SECONDS = 0.5
 #: grpc's own receive limit, in multiples of MAX_MESSAGE_BYTES (see start_server).
 GRPC_RECEIVE_FACTOR = 2
 #: Net allocations between collections of the young generation (CPython: 700).
@@ -89,17 +92,24 @@ class HealthService(health.aio.HealthServicer):
 class StoreWatchdog:
     """Pings the store every ``interval`` seconds and sets health to follow it.
 
-    One log line when the store goes away and one when it is back."""
+    A ping unanswered after ``timeout`` seconds (``STORE_STALL_SECONDS``), or
+    failing, marks the store unreachable: health NOT_SERVING and the
+    :data:`~services.core.store_gate.STORE_GATE` tripped, so calls that need
+    the store fail fast with UNAVAILABLE instead of waiting on it (a stall is
+    seen at most ``interval + timeout`` after it begins). The first answered
+    ping undoes both. One log line when the store goes away and one when it
+    is back."""
 
     def __init__(
         self, probe: Probe, health_servicer: HealthService, names: tuple[str, ...],
-        interval: float = 1.0, timeout: float = 2.0,
+        interval: float = 0.5, timeout: float = 2.0, gate: StoreGate = STORE_GATE,
     ) -> None:  # fmt: skip
         self.probe = probe
         self.health = health_servicer
         self.names = names
         self.interval = interval
         self.timeout = timeout
+        self.gate = gate
         self.reachable = True
         self.task: asyncio.Task[None] | None = None
 
@@ -119,9 +129,11 @@ class StoreWatchdog:
             if ok != self.reachable:
                 self.reachable = ok
                 if ok:
+                    self.gate.reset()
                     log.info("store_reachable")
                 else:
-                    log.warning("store_unreachable", error=error)
+                    self.gate.trip()
+                    log.warning("store_unreachable", error=error or "no answer (stalled)")
                 for name in self.names:
                     await self.health.set(name, SERVING if ok else NOT_SERVING)
             await asyncio.sleep(self.interval)
@@ -228,7 +240,11 @@ async def start_server(
             log.warning("connect_port_unavailable", port=settings.connect_port, error=str(exc))
     watchdog = None
     if probe is not None:
-        watchdog = StoreWatchdog(probe, health_servicer, ("", service_name))
+        stall = settings.store_stall_seconds
+        watchdog = StoreWatchdog(
+            probe, health_servicer, ("", service_name),
+            interval=min(WATCHDOG_INTERVAL_SECONDS, stall / 2), timeout=stall,
+        )  # fmt: skip
         watchdog.start()
     return RunningServer(
         server, health_servicer, port, service_name, watchdog, drain_hooks, gateway
