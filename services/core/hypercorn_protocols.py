@@ -35,8 +35,8 @@ The GOAWAY frames are written next to the h2 state machine, not through it:
 streams still running must be able to finish.
 
 :class:`RoostH11Protocol` (HTTP/1.1): every response announces the idle timeout
-(``Keep-Alive: timeout=N``), so a client agent drops an idle connection before
-the server closes it, instead of writing into a closed one; past the maximum
+(``Keep-Alive: timeout=N``, two thirds of it), so a client agent drops an idle
+connection before the server closes it, instead of writing into a closed one; past the maximum
 age a response carries ``Connection: close``, and a response still streaming
 at age + grace is ended by closing the connection.
 
@@ -68,6 +68,10 @@ from hypercorn.protocol.h2 import H2Protocol
 from hypercorn.protocol.h11 import H11Protocol
 from hyperframe.frame import GoAwayFrame
 
+#: The share of the idle timeout announced to HTTP/1.1 clients (``Keep-Alive:
+#: timeout=N``): a client agent that keeps an idle connection for N seconds (Node's
+#: keeps it N - 1) drops it well before the server closes it, even on a busy loop.
+ANNOUNCED_IDLE_FRACTION = 2 / 3
 #: How much the maximum connection age varies between connections (grpc: ±10 %).
 AGE_JITTER = 0.1
 
@@ -181,9 +185,23 @@ class RoostH2Protocol(H2Protocol):
                 await buffer.close()
 
     async def _handle_events(self, events: list[h2.events.Event]) -> None:
-        """Hypercorn's handling, event by event (a stream must exist before its
-        DATA is judged), with the rules of the module docstring first."""
+        """Hypercorn's handling, with the rules of the module docstring first.
+        Events go to Hypercorn in runs; a run is handed over before a DATA frame
+        whose stream is unknown is judged (the run may create that stream)."""
+        run: list[h2.events.Event] = []
         for event in events:
+            if isinstance(event, h2.events.DataReceived) and event.stream_id not in self.streams:
+                if run:
+                    await super()._handle_events(run)
+                    run = []
+                if event.stream_id not in self.streams:
+                    # Answered already: drop the data, return its credit, stop the sender.
+                    with contextlib.suppress(h2.exceptions.ProtocolError):
+                        self.connection.acknowledge_received_data(
+                            event.flow_controlled_length, event.stream_id
+                        )
+                    self._reset_if_answered(event.stream_id)
+                    continue
             if (
                 isinstance(event, h2.events.RequestReceived)
                 and self.goaway_last is not None
@@ -191,25 +209,22 @@ class RoostH2Protocol(H2Protocol):
             ):
                 self.connection.reset_stream(event.stream_id, ErrorCodes.REFUSED_STREAM)
                 continue
-            if isinstance(event, h2.events.DataReceived) and event.stream_id not in self.streams:
-                # Answered already: drop the data, return its credit, stop the sender.
-                with contextlib.suppress(h2.exceptions.ProtocolError):
-                    self.connection.acknowledge_received_data(
-                        event.flow_controlled_length, event.stream_id
-                    )
-                self._reset_if_answered(event.stream_id)
-                continue
             if (
                 isinstance(event, h2.events.StreamReset)
                 and event.remote_reset
                 and not self._take_reset_token()
             ):
+                if run:
+                    await super()._handle_events(run)
                 self.port.goaways_for_resets += 1
                 await self._goaway(ErrorCodes.ENHANCE_YOUR_CALM)
                 await self.send(Closed())
                 return
-            await super()._handle_events([event])
-        await self._flush()
+            run.append(event)
+        if run:
+            await super()._handle_events(run)
+        else:
+            await self._flush()
 
     def _take_reset_token(self) -> bool:
         now = time.monotonic()
@@ -286,7 +301,7 @@ class RoostH11Protocol(H11Protocol):
             if self._aged() and b"connection" not in names:
                 event.headers.append((b"connection", b"close"))
             elif b"connection" not in names:
-                timeout = max(1, int(self.port.idle_timeout))
+                timeout = max(1, int(self.port.idle_timeout * ANNOUNCED_IDLE_FRACTION))
                 event.headers.append((b"keep-alive", b"timeout=%d" % timeout))
         await super().stream_send(event)
 
