@@ -372,3 +372,18 @@ def listen_backlog(port: int) -> int | None:
         return None
     fields = out.split()
     return int(fields[2]) if len(fields) >= 3 else None
+
+
+def test_the_grpc_port_has_the_same_size_limit(unchanged: BrowserService) -> None:
+    """One MAX_MESSAGE_BYTES for both ports: the gRPC port refuses a message over
+    it the same way (INVALID_ARGUMENT, ERROR_REASON_MESSAGE_TOO_LARGE)."""
+    import grpc
+
+    from tests.service_contract import error_reason
+
+    request = pb.GetStateRequest(game_id="g" * (LIMIT + 10))
+    refused = pytest.raises(grpc.RpcError)
+    with grpc.insecure_channel(unchanged.address) as channel, refused as caught:
+        unchanged.stub(channel).GetState(request, timeout=20)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_reason(caught.value) == "ERROR_REASON_MESSAGE_TOO_LARGE"
