@@ -52,6 +52,9 @@ SERVICE = "roost.undertheleaves.v1.UnderTheLeaves"
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 #: Connect's HTTP statuses of the codes a call may end with here.
 HTTP_CODES = {200: "OK", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
+#: A call made this long or more before Redis came back and answered only after
+#: it was held by the stall (a call made just before is answered just after).
+HELD = 1.0
 #: Every call's deadline, as a client with a 5 s budget sets it.
 DEADLINE = 5.0
 
@@ -324,7 +327,7 @@ def stall_under_load(
         stall_seconds=stall,
         calls_during_stall=len(during),
         slowest_during_stall=max((c.end - c.start for c in during), default=0.0),
-        waiting_at_resume=sum(1 for c in during if c.end >= resumed),
+        waiting_at_resume=sum(1 for c in during if c.start < resumed - HELD and c.end >= resumed),
         first_unavailable_after=min(unavailable, default=None),
         codes=dict(Counter(c.code for c in load.calls)),
         applies_acknowledged=sum(map(len, load.acknowledged.values())),
@@ -366,7 +369,8 @@ def main() -> None:
         report = stall_under_load(address, http_port, pid, url, args.stall, args.players)
     lines = [
         f"Redis stopped (SIGSTOP) for {report.stall_seconds:g} s under load, "
-        f"STORE_STALL_SECONDS={args.stall_detect:g} ({machine()}; "
+        f"STORE_STALL_SECONDS={args.stall_detect:g} ({machine()}, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
         f"`python -m bench.redis_stall --stall {args.stall:g} "
         f"--stall-detect {args.stall_detect:g}`):",
         "",
@@ -374,7 +378,8 @@ def main() -> None:
         "|---|---|",
         f"| calls made while Redis was stopped | {report.calls_during_stall} |",
         f"| slowest answer to one of them | {report.slowest_during_stall:.2f} s |",
-        f"| of them still waiting when Redis came back | {report.waiting_at_resume} |",
+        f"| of them held until Redis came back (made over {HELD:g} s before) | "
+        f"{report.waiting_at_resume} |",
         f"| first UNAVAILABLE after the stall began | "
         f"{report.first_unavailable_after or 0:.2f} s |",
         f"| status codes seen | {', '.join(f'{k} {v}' for k, v in sorted(report.codes.items()))} |",
