@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from roost.undertheleaves.v1 import service_pb2 as pb
 
+from services.core.redis_server import free_port
 from tests.reliability.browser_service import SERVICE, BrowserService, start_service
 from tests.reliability.browser_wire import (
     H1,
@@ -37,6 +38,7 @@ from tests.reliability.browser_wire import (
 pytestmark = [pytest.mark.service, pytest.mark.reliability]
 
 LIMIT = 1024 * 1024
+METRICS_PORT = free_port()
 DB = 12
 ENV = {
     "MAX_MESSAGE_BYTES": str(LIMIT),
@@ -44,6 +46,7 @@ ENV = {
     "BROWSER_IDLE_TIMEOUT_SECONDS": "2",
     "BROWSER_MAX_CONNECTIONS": "300",
     "BROWSER_BACKLOG": "2048",
+    "METRICS_PORT": str(METRICS_PORT),
 }
 GET_STATE = f"/{SERVICE}/GetState"
 WATCH = f"/{SERVICE}/Watch"
@@ -387,3 +390,14 @@ def test_the_grpc_port_has_the_same_size_limit(unchanged: BrowserService) -> Non
         unchanged.stub(channel).GetState(request, timeout=20)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error_reason(caught.value) == "ERROR_REASON_MESSAGE_TOO_LARGE"
+
+
+def test_the_metrics_port_binds_the_configured_host(unchanged: BrowserService) -> None:
+    """HOST=127.0.0.1: the metrics endpoint listens there, not on every address."""
+    try:
+        out = subprocess.run(["ss", "-ltnH", f"sport = :{METRICS_PORT}"], capture_output=True,
+                             text=True, timeout=10).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        pytest.skip("no ss on this machine")
+    local = [fields[3] for fields in (line.split() for line in out.splitlines()) if len(fields) > 3]
+    assert local == [f"127.0.0.1:{METRICS_PORT}"], out
