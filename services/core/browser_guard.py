@@ -103,23 +103,37 @@ class _Refused(Exception):
         self.read = read
 
 
+#: Headers whose values the guard checks (or reads), and what it checks.
+_CHECKED = frozenset({b"connect-timeout-ms", b"grpc-timeout", b"connect-protocol-version"})
+
+
 def _header_problem(scope: Scope) -> ServiceError | None:
-    """The first header not of its protocol's form, as an error."""
+    """The first header not of its protocol's form, as an error (one pass; an
+    ASCII header, nearly all of them, is not decoded at all)."""
     for raw_name, raw_value in scope.get("headers", ()):
-        try:
-            name = raw_name.decode("utf-8")
-            value = raw_value.decode("utf-8")
-        except UnicodeDecodeError:
-            shown = raw_name.decode("latin-1")
-            return browser_errors.invalid_header(shown, "is not UTF-8")
-        if name == "connect-timeout-ms" and not (
-            value.isascii() and value.isdigit() and len(value) <= 10
-        ):
-            return browser_errors.invalid_header(name, "must be 1 to 10 digits (milliseconds)")
-        if name == "grpc-timeout" and not _GRPC_TIMEOUT.fullmatch(value):
-            return browser_errors.invalid_header(name, "must be 1 to 8 digits and a unit")
-        if name == "connect-protocol-version" and value != "1":
-            return browser_errors.invalid_header(name, "must be 1")
+        if not (raw_name.isascii() and raw_value.isascii()):
+            try:
+                raw_name.decode("utf-8")
+                raw_value.decode("utf-8")
+            except UnicodeDecodeError:
+                shown = raw_name.decode("latin-1")
+                return browser_errors.invalid_header(shown, "is not UTF-8")
+        if raw_name in _CHECKED:
+            problem = _timeout_problem(raw_name.decode(), raw_value.decode("utf-8"))
+            if problem is not None:
+                return problem
+    return None
+
+
+def _timeout_problem(name: str, value: str) -> ServiceError | None:
+    if name == "connect-timeout-ms" and not (
+        value.isascii() and value.isdigit() and len(value) <= 10
+    ):
+        return browser_errors.invalid_header(name, "must be 1 to 10 digits (milliseconds)")
+    if name == "grpc-timeout" and not _GRPC_TIMEOUT.fullmatch(value):
+        return browser_errors.invalid_header(name, "must be 1 to 8 digits and a unit")
+    if name == "connect-protocol-version" and value != "1":
+        return browser_errors.invalid_header(name, "must be 1")
     return None
 
 

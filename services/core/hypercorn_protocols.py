@@ -167,15 +167,16 @@ class RoostH2Protocol(H2Protocol):
         await self._flush()
         await self.send(RawData(data=frame.serialize()))
 
+    async def goaway_before_close(self) -> None:
+        """A GOAWAY (NO_ERROR) before the server closes an idle or draining
+        connection; best effort (the connection may be gone already)."""
+        if not self.closed and self.goaway_last is None:
+            with contextlib.suppress(Exception):
+                await self._goaway(ErrorCodes.NO_ERROR)
+
     async def handle(self, event: Any) -> None:
         if isinstance(event, Closed):
             self.gone.set()
-        if isinstance(event, Closed) and not self.closed and self.goaway_last is None:
-            self.goaway_last = self.connection.highest_inbound_stream_id
-            # The connection may already be gone; the GOAWAY is best effort.
-            with contextlib.suppress(Exception):
-                frame = GoAwayFrame(stream_id=0, last_stream_id=self.goaway_last)
-                await self.send(RawData(data=frame.serialize()))
         await super().handle(event)
         if isinstance(event, Closed):
             # Hypercorn left the send buffers open: a response waiting for its
@@ -328,6 +329,13 @@ class RoostTCPServer(TCPServer):
     async def _close(self) -> None:
         self.closing = True
         await super()._close()
+
+    async def _initiate_server_close(self) -> None:
+        # The idle timeout or a stop: an HTTP/2 client is told with a GOAWAY.
+        protocol = getattr(self.protocol, "protocol", None)
+        if isinstance(protocol, RoostH2Protocol):
+            await protocol.goaway_before_close()
+        await super()._initiate_server_close()
 
     async def run(self) -> None:
         port = _state(self.config)
