@@ -232,7 +232,9 @@ class HttpGateway:
             self.config.bind = [f"fd://{os.dup(sock.fileno())}"]
         finally:
             sock.close()
-        started = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(_quiet_cancelled_connections(loop.get_exception_handler()))
+        started = loop.create_future()
 
         async def serving() -> None:
             started.set_result(None)
@@ -262,6 +264,25 @@ class HttpGateway:
             self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+
+
+def _quiet_cancelled_connections(previous: Any) -> Any:
+    """The loop's exception handler, minus one CPython 3.11 false alarm: asyncio's
+    stream server callback calls ``task.exception()`` on a connection task that a
+    stop cancelled and logs the resulting CancelledError as an error (3.12 checks
+    ``task.cancelled()`` first). Everything else goes to ``previous``."""
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), asyncio.CancelledError) and (
+            "StreamReaderProtocol" in str(context.get("message", ""))
+        ):
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    return handle
 
 
 @dataclass(frozen=True)
