@@ -114,8 +114,9 @@ class Settings:
     message on both ports), ``MAX_CONNECTION_AGE_GRACE_SECONDS`` (how long an
     aged connection's calls may still run), ``STORE_STALL_SECONDS`` (a store
     that has not answered the watchdog's ping for this long is stalled: calls
-    needing it fail fast with UNAVAILABLE) and the browser port's limits
-    (:class:`BrowserPortSettings`).
+    needing it fail fast with UNAVAILABLE), the browser port's limits
+    (:class:`BrowserPortSettings`), ``DAY_SECONDS`` (a correspondence day) and
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
     """
 
     redis_url: str
@@ -129,6 +130,8 @@ class Settings:
     request_ttl_seconds: int
     grace_seconds: float
     max_connection_age_seconds: int = 300
+    #: How long an aged-out connection's calls (Watch streams) may go on before it is closed.
+    max_connection_age_grace_seconds: float = 60.0
     redis_pool_size: int = 16
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
@@ -141,11 +144,15 @@ class Settings:
     #: Origins a browser may call from (CORS); see :func:`origins_from_env`.
     cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
-    max_connection_age_grace_seconds: float = 60.0
     #: A watchdog ping (every 0.5 s) unanswered for this long marks the store
     #: stalled: calls needing it then fail fast (services/core/store_gate.py).
     store_stall_seconds: float = 2.0
     browser: BrowserPortSettings = field(default_factory=BrowserPortSettings)
+    #: The length of a correspondence day (``DAY_SECONDS``; tests compress it).
+    day_seconds: float = 86_400.0
+    #: How often the expiry poller looks for due deadlines at the latest
+    #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
+    expiry_poll_ms: int = 100
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -164,6 +171,9 @@ class Settings:
             request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
             max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
+            max_connection_age_grace_seconds=float(
+                os.environ.get("MAX_CONNECTION_AGE_GRACE_SECONDS", "60")
+            ),
             redis_pool_size=_int("REDIS_POOL_SIZE", 16),
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
@@ -172,7 +182,8 @@ class Settings:
             connect_port_required=connect_port_required,
             cors_allowed_origins=origins_from_env(),
             max_message_bytes=max_message_bytes_from_env(),
-            max_connection_age_grace_seconds=_float("MAX_CONNECTION_AGE_GRACE_SECONDS", 60.0),
             store_stall_seconds=_float("STORE_STALL_SECONDS", 2.0),
             browser=BrowserPortSettings.from_env(),
+            day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
+            expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
         )
