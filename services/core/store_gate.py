@@ -75,7 +75,10 @@ class StoreGate:
         except asyncio.CancelledError:
             if task not in self._ended:
                 raise
-            task.uncancel()
+            if task.uncancel() > 0:
+                # Cancelled by someone else too (a stop, a deadline): two cancel()
+                # calls may deliver one CancelledError, so theirs must go on.
+                raise
             raise StoreStalled("the store stopped answering (stalled)") from None
         finally:
             self._waiting.discard(task)

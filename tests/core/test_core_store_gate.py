@@ -45,3 +45,28 @@ def test_stalled_is_answered_store_unavailable() -> None:
     error = as_service_error(StoreStalled("stalled"))
     assert error is not None and error.reason == "ERROR_REASON_STORE_UNAVAILABLE"
     assert error.code.name == "UNAVAILABLE"
+
+
+def test_a_stop_cancelling_with_the_trip_is_not_lost() -> None:
+    """The trip and a stop cancel the same task before it runs (one
+    CancelledError for both): the stop's cancellation goes on."""
+
+    async def scenario() -> None:
+        gate = StoreGate()
+        never = asyncio.get_running_loop().create_future()
+
+        async def retrying() -> None:
+            while True:  # a caller that retries a stalled store, as a Watch catch-up does
+                try:
+                    await gate.call(never)
+                except StoreStalled:
+                    await asyncio.sleep(0)
+
+        task = asyncio.create_task(retrying())
+        await asyncio.sleep(0)
+        gate.trip()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout=5)
+
+    asyncio.run(scenario())
