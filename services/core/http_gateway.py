@@ -25,7 +25,6 @@ calls in flight the same grace as the gRPC drain.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import re
@@ -262,8 +261,9 @@ class HttpGateway:
             await asyncio.wait({self._task}, timeout=ABORT_WAIT_SECONDS)
         if not self._task.done():
             self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+            await asyncio.wait({self._task}, timeout=ABORT_WAIT_SECONDS)
+        if self._task.done() and not self._task.cancelled():
+            self._task.exception()  # retrieved: a failure of the server was logged by it
 
 
 def _quiet_cancelled_connections(previous: Any) -> Any:
