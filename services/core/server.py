@@ -44,6 +44,8 @@ from services.core.store_gate import STORE_GATE, StoreGate
 
 log = get_logger("roost.server")
 
+#: How long a stop waits on the watchdog before cancelling it again.
+STOP_RETRY_SECONDS = 0.5
 #: How often the store watchdog pings (at most; STORE_STALL_SECONDS / 2 if shorter).
 WATCHDOG_INTERVAL_SECONDS = 0.5
 #: grpc's own receive limit, in multiples of MAX_MESSAGE_BYTES (see start_server).
@@ -111,13 +113,14 @@ class StoreWatchdog:
         self.timeout = timeout
         self.gate = gate
         self.reachable = True
+        self.stopped = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="store-watchdog")
 
     async def _run(self) -> None:
-        while True:
+        while not self.stopped:
             try:
                 async with asyncio.timeout(self.timeout):
                     await self.probe()
@@ -139,9 +142,13 @@ class StoreWatchdog:
             await asyncio.sleep(self.interval)
 
     async def stop(self) -> None:
-        if self.task is not None:
+        """Stop pinging. Cancelled again until it has stopped: on Python 3.11 a
+        cancellation that lands as one of redis-py's ``asyncio.wait_for`` calls
+        completes is lost, and the watchdog would ping on (and a drain wait on it)."""
+        self.stopped = True
+        while self.task is not None and not self.task.done():
             self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+            await asyncio.wait({self.task}, timeout=STOP_RETRY_SECONDS)
 
 
 @dataclass
@@ -169,7 +176,10 @@ class RunningServer:
         if self.watchdog is not None:
             await self.watchdog.stop()
         for hook in self.drain_hooks:
-            await hook()
+            # Bounded: a hook that does not finish within the grace is left behind.
+            done, _ = await asyncio.wait({asyncio.ensure_future(hook())}, timeout=grace)
+            if not done:
+                log.warning("drain_hook_unfinished", hook=getattr(hook, "__qualname__", ""))
         if self.gateway is None:
             await self.server.stop(grace)
         else:
@@ -290,4 +300,21 @@ async def serve_forever(
     await stop.wait()
     log.info("draining", grace_seconds=settings.grace_seconds)
     await running.drain(settings.grace_seconds)
+    await cancel_leftovers(settings.grace_seconds)
     log.info("stopped")
+
+
+async def cancel_leftovers(within: float) -> None:
+    """Cancel every other task, again and again until each has ended (at most
+    ``within`` seconds): on Python 3.11 a cancellation that lands as an
+    ``asyncio.wait_for`` inside redis-py completes is lost, and a polling loop
+    that missed it would keep ``asyncio.run`` from ever returning."""
+    current = asyncio.current_task()
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+        if not left or asyncio.get_running_loop().time() > deadline:
+            break
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=STOP_RETRY_SECONDS)
