@@ -59,7 +59,7 @@ class AlreadyApplied(Exception):
         self.reply = reply
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ApplyCall:
     """An Apply request whose fields are valid, with the caller's seat."""
 
@@ -73,7 +73,7 @@ class ApplyCall:
     fingerprint: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Base:
     """The version a decision applies to, as loaded."""
 
@@ -85,7 +85,7 @@ class Base:
     encoded: bytes = b""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Move:
     """A decision played: the new version and what follows from it."""
 
@@ -258,16 +258,16 @@ class ApplyPipeline:
         if next_legal and call.request.with_score_preview:
             previews = preview_scores(self.engine, call.game_id, version, state, seat, next_legal)
         event = StoredEvent(
-            version=version,
-            seat=seat,
-            kind=action.kind,
-            args_json=args_to_json(action),
-            label=action.label,
-            secret=action.secret,
-            public_label=action.public_label,
-            time_ms=int(time.time() * 1000),
-            status=status_name(finished),
-            to_act=tuple(to_act),
+            version,
+            seat,
+            action.kind,
+            args_to_json(action),
+            action.label,
+            action.secret,
+            action.public_label,
+            int(time.time() * 1000),
+            status_name(finished),
+            tuple(to_act),
         )
         return Move(
             version, state, finished, to_act, legal_after, pending, event, next_legal, previews
