@@ -92,7 +92,7 @@ class GameContext:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
-        self.hub = EventHub(store)
+        self.hub = EventHub(store, max_behind=settings.watch_max_behind)
         self.legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
         # The repeated LegalAction field of each response that carries a legal list.
         self.legal_fields = {
