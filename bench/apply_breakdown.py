@@ -42,10 +42,11 @@ from roost.common.v1 import common_pb2
 from bench.report import machine, write_section
 from bench.service_apply import record_games, state_size
 from services.core.config import Settings
-from services.core.convert import ActionCodec, ViewWire
+from services.core.convert import ActionCodec
 from services.core.logging import configure
 from services.core.main import build_servicer
 from services.core.redis_server import start_local_redis
+from services.core.view_wire import ViewWire
 
 FIRST_SEED = 5_000_000
 

@@ -37,7 +37,7 @@ import grpc
 
 from services.core import errors
 from services.core import pending as pending_rule
-from services.core.convert import args_to_json, field_wire
+from services.core.convert import args_to_json
 from services.core.engine import Action, IllegalAction
 from services.core.events import StoredEvent, status_name, status_value
 from services.core.game_context import GameContext, checked_game_id, preview_scores
@@ -45,6 +45,7 @@ from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_FINISHED
 from services.core.requests import ApplyRequest
 from services.core.store import FINGERPRINT_LENGTH, ApplyOutcome, GameMeta
+from services.core.wire import field_wire
 
 MAX_REQUEST_ID = 128
 

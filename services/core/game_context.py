@@ -18,14 +18,16 @@ from google.protobuf.message import Message
 from services.core import errors
 from services.core import pending as pending_rule
 from services.core.config import Settings
-from services.core.convert import ActionCodec, ViewWire, field_wire, view_to_proto
+from services.core.convert import ActionCodec, view_to_proto
 from services.core.engine import Action, Engine, Rng
 from services.core.logging import bind
 from services.core.requests import GameRequest
 from services.core.spec import GameSpec
 from services.core.store import GameMeta, GameStore
 from services.core.tokens import TOKEN_METADATA_KEY, seat_for_token
+from services.core.view_wire import ViewWire
 from services.core.watch import EventHub
+from services.core.wire import field_wire
 
 CACHE_SIZE = 4096
 
