@@ -9,7 +9,7 @@ Built-in kinds:
 
 * ``random``: uniform among the legal actions.
 * ``greedy``: one-ply lookahead on the score. In the games of
-  :data:`clients.bots.greedy.LOOKAHEAD` (Wingspan, Birdscaping, Sky Garden) it
+  :data:`clients.bots.greedy.LOOKAHEAD` (those with a ``clients/bots/greedy/<game>.py``) it
   reads its own view into an engine state (the search bot's observation
   builder) and looks one turn ahead on the game's rules engine, valuing the
   seat's score plus what its resources are worth (:mod:`clients.bots.greedy`).

@@ -47,7 +47,7 @@ EXAMPLES = {
     "queue": [
         "roost queue undertheleaves --play",
         "roost queue wingspan --players 2-4 --bots greedy --bot-wait 10",
-        "roost queue birdscaping --json",
+        "roost queue skygarden --json",
     ],
     "leaderboard": ["roost leaderboard", "roost leaderboard wingspan --limit 5 --json"],
     "bots": [
