@@ -7,6 +7,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from roost.common.v1 import common_pb2
+
+from services.core.lifecycle.timecontrol import TimeControlError, from_proto
 from services.matchmaking import errors
 from services.matchmaking.games import OptionsError
 from services.matchmaking.tables import TableSeat, check_table
@@ -31,6 +34,8 @@ class EnqueueInput:
     bot_kind: str
     #: A private table's seats in seat order; None: an ordinary ticket.
     table: tuple[TableSeat, ...] | None = None
+    #: The game's time control (None: untimed).
+    time_control: common_pb2.TimeControl | None = None
 
 
 def validate_enqueue(req: EnqueueInput, endpoint: Any) -> tuple[str, str, tuple[int, ...]]:
@@ -67,7 +72,11 @@ def validate_enqueue(req: EnqueueInput, endpoint: Any) -> tuple[str, str, tuple[
     if req.bot_after_ms < 0:
         raise errors.invalid("bot_fill.after_ms", "must not be negative")
     try:
-        options = endpoint.canonical_options(req.options_json)
+        if req.time_control is not None:
+            from_proto(req.time_control)  # the game service's rules, checked at once
+        options = endpoint.canonical_options(req.options_json, req.time_control)
     except OptionsError as exc:
         raise errors.invalid_options(str(exc)) from exc
+    except TimeControlError as exc:
+        raise errors.invalid(f"time_control.{exc.field_name}", exc.message) from exc
     return ticket_id, options, counts
