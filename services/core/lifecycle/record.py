@@ -108,7 +108,17 @@ class Life:
 
     def copy(self) -> Life:
         """An independent copy (a write prepares the next version on one)."""
-        return Life.from_json(self.to_json(), len(self.clocks))
+        return Life(
+            self.tc,  # frozen
+            [SeatClock(c.bank_ms, c.since_ms, c.timeouts) for c in self.clocks],
+            list(self.left),
+            list(self.first),
+            self.ending,
+            self.decisions,
+            self.idle,
+            self.progress,
+            self.at_ms,
+        )
 
 
 def record_clock(raw: bytes | str) -> common_pb2.Clock | None:
