@@ -293,3 +293,21 @@ def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeCl
     assert [s.name for s in new.seats] == ["Bo", "Ada"]
     assert new.clock.time_control.move_seconds == 30
     assert client.state(offer.game_id, offer.credential.token).viewer_seat == 1
+
+
+def test_a_seat_skipping_its_own_events_still_hears_the_house_bot_decide_for_it(
+    client: LifeClient,
+) -> None:
+    """WatchRequest.skip_own_events leaves out the seat's own decisions, not
+    the ones the house bot made for it on a timeout (it must learn of them)."""
+    created = client.new_timed(2, time_control(move_seconds=0.2, policy="bot"))
+    tokens = {c.seat: c.token for c in created.credentials}
+    first = created.to_act[0]
+    stream = client.stub.Watch(
+        client.m.WatchRequest(game_id=created.game_id, from_version=1, skip_own_events=True),
+        metadata=client.md(tokens[first]),
+        timeout=30,
+    )
+    event = next(stream).event
+    stream.cancel()
+    assert event.seat == first and "house bot" in event.label
