@@ -311,3 +311,30 @@ def test_a_seat_skipping_its_own_events_still_hears_the_house_bot_decide_for_it(
     event = next(stream).event
     stream.cancel()
     assert event.seat == first and "house bot" in event.label
+
+
+def test_a_birdscaping_game_that_makes_no_progress_ends_through_the_service(
+    redis_server_url: str,
+) -> None:
+    """No endless games (docs/games/birdscaping.md, "No endless games"): seats
+    that keep activating rows of tilted cards reach the no-progress cap and the
+    game ends, GAME_ENDING_NO_PROGRESS, final, with no legal actions left."""
+    from services.birdscaping.service import SPEC as BIRDSCAPING
+
+    rng = random.Random(0)
+    with game_server(BIRDSCAPING, redis_server_url) as handle:
+        birds = LifeClient(handle, BIRDSCAPING)
+        created = birds.new_timed(2, None, seed=1)
+        tokens = {c.seat: c.token for c in created.credentials}
+        for _ in range(1000):
+            state = birds.state(created.game_id)
+            if _over(state):
+                break
+            seat = rng.choice(list(state.to_act))
+            legal = birds.legal(created.game_id, tokens[seat])
+            stall = [a.ref.id for a in legal.actions if a.ref.kind == "activate_row"]
+            choice = stall[0] if stall else rng.randrange(len(legal.actions))
+            birds.apply(created.game_id, tokens[seat], legal.version, action_id=choice)
+        board = birds.score(created.game_id).scoreboard
+        assert board.ending == common_pb2.GAME_ENDING_NO_PROGRESS and board.final
+        assert birds.legal(created.game_id, tokens[0]).actions == []
