@@ -15,6 +15,7 @@ leavers whose every seat has decided (so it cannot be aborted).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import orjson
 from roost.common.v1 import common_pb2
@@ -121,7 +122,9 @@ class Life:
         )
 
 
-def record_clock(raw: bytes | str) -> common_pb2.Clock | None:
+@lru_cache(maxsize=4096)
+def record_clock(raw: str) -> common_pb2.Clock | None:
     """The Clock message of a stored record (None when it has none to show:
-    an untimed game nobody left)."""
+    an untimed game nobody left). Built once per record: every watcher of an
+    event reads the same clock (callers copy it into their Event, never change it)."""
     return Life.from_json(raw, 0).clock()
