@@ -69,6 +69,8 @@ class Settings:
     request_ttl_seconds: int
     grace_seconds: float
     max_connection_age_seconds: int = 300
+    #: How long an aged-out connection's calls (Watch streams) may go on before it is closed.
+    max_connection_age_grace_seconds: float = 60.0
     redis_pool_size: int = 16
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
@@ -103,6 +105,9 @@ class Settings:
             request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
             max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
+            max_connection_age_grace_seconds=float(
+                os.environ.get("MAX_CONNECTION_AGE_GRACE_SECONDS", "60")
+            ),
             redis_pool_size=_int("REDIS_POOL_SIZE", 16),
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),

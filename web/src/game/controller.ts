@@ -20,7 +20,7 @@ import { heldGame, touch } from "../api/seats.js";
 import { watchGame, type WatchHooks } from "../api/watch.js";
 import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
-import { type ChooserState, decided, pickStep, pickTarget } from "../choose/panel.js";
+import { type ChooserState, decided, pickStep, pickTarget, togglePick } from "../choose/panel.js";
 import { replace } from "../dom.js";
 import { kitOf } from "../games/index.js";
 import { seatOf } from "../presence.js";
@@ -122,6 +122,8 @@ export class GameController {
         pickTarget: (key) => this.choose(pickTarget(this.model.chooser!, key)),
         pickStep: (step) => this.choose(pickStep(this.model.chooser!, step)),
         back: () => this.update({ chooser: this.model.chooser && { choices: this.model.chooser.choices, path: [] } }, true),
+        togglePick: (key) => this.update({ chooser: togglePick(this.model.chooser!, key), notice: undefined }),
+        send: (choice) => void this.send(choice.id),
       }),
     );
     restoreFocus(this.root, focused, toChooser);
@@ -149,6 +151,10 @@ export class GameController {
     touch(this.model.gameId, true);
     const score = await this.client.score({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
     this.update({ finished: true, chooser: undefined, choiceVersion: undefined, score: score.scoreboard });
+    // Wherever the player was scrolled to (their mat, usually), the result comes into view and is read out.
+    const final = this.root.querySelector<HTMLElement>("#final-scores");
+    final?.focus({ preventScroll: true });
+    final?.scrollIntoView?.({ block: "start", behavior: "smooth" });
   }
 
   /** Choices from a legal list, keeping the steps already taken when the list offers the same choices. */

@@ -8,8 +8,10 @@ import { h } from "../dom.js";
 import { seatName } from "../boards/kit.js";
 import { seatOf } from "../presence.js";
 import { renderScoreBoard } from "../boards/scoreboard.js";
+import type { Choice } from "../choose/choices.js";
 import { activateTargets, renderChooser } from "../choose/panel.js";
 import { kitOf } from "../games/index.js";
+import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
 import { renderClock, startTicker } from "./clock.js";
@@ -36,6 +38,10 @@ export interface GameActions {
   pickTarget(key: string): void;
   pickStep(step: string): void;
   back(): void;
+  /** Toggle a thing of a set choice (the starting birds to keep). */
+  togglePick(key: string): void;
+  /** Send one choice as it is (a confirmed set, a free action). */
+  send(choice: Choice): void;
 }
 
 function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
@@ -65,6 +71,8 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       h("a", { href: `#/watch/${model.game}/${model.gameId}` }, "spectator link"),
       " · ",
       h("a", { href: "#/" }, "lobby"),
+      " · ",
+      howToPlayButton(model.game),
     ),
   );
   const notice = h("p", { class: "notice", role: "alert" }, model.notice ?? "");
@@ -80,12 +88,12 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       toAct: model.toAct,
       targets: model.chooser ? new Set(model.chooser.choices.flatMap((c) => (c.target ? [c.target] : []))) : undefined,
     });
-    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget);
+    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget, actions.togglePick);
   } else {
     board = h("p", { class: "loading" }, "Loading the board…");
   }
   const chooser = model.chooser
-    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back })
+    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back, toggle: actions.togglePick, send: actions.send }, model.view && kit.preview ? (choices) => kit.preview!(model.view!, choices) : undefined)
     : !spectator && !model.finished
       ? h("section", { class: "chooser waiting", "aria-label": "Your choices" }, h("p", {}, "Waiting for the other players…"))
       : false;
@@ -102,7 +110,7 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     clock,
     notice,
     endingLine(model),
-    model.finished && model.score && renderScoreBoard(model.score, model.seats),
-    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats))),
+    model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat),
+    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat))),
   );
 }
