@@ -259,6 +259,15 @@ def test_four_player_game_with_a_resigner_finishes_with_the_house_bot(
     assert next(s.rank for s in board.seats if s.seat == 2) == 4
     bot_events = [e for e in client.log(created.game_id).entries if "house bot" in e.event.label]
     assert bot_events and all(e.event.seat == 2 for e in bot_events)
+    # The rematch waits for the three who stayed; the leaver's seat (old 2, now 1)
+    # is the house bot's from the start.
+    offer = client.offer_rematch(created.game_id, tokens[0])
+    assert list(offer.awaited_seats) == [1, 3]
+    client.accept_rematch(created.game_id, tokens[1])
+    last = client.accept_rematch(created.game_id, tokens[3])
+    assert last.started, last
+    rematch_state = client.state(offer.game_id)
+    assert [s.house_bot for s in rematch_state.clock.seats] == [False, True, False, False]
 
 
 def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeClient) -> None:
@@ -275,7 +284,10 @@ def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeCl
     client.resign(created.game_id, tokens[1])
     _code, reason = rejected_reason(lambda: client.accept_rematch(created.game_id, tokens[0]))
     assert reason == "ERROR_REASON_NO_REMATCH_OFFER"
-    # A resigned seat left: only seat 0 must accept; use a 2-seat game both finish instead.
+    # A game ended by a resignation: the winner's offer waits for the resigner too.
+    waiting = client.offer_rematch(created.game_id, tokens[0])
+    assert not waiting.started and list(waiting.awaited_seats) == [1]
+    assert client.accept_rematch(created.game_id, tokens[1]).started
     rng = random.Random(6)
     played = client.new_timed(2, tc, names=("Ada", "Bo"))
     ptokens = {c.seat: c.token for c in played.credentials}
