@@ -20,6 +20,7 @@ OpenSpiel's Python ``python_kuhn_poker`` and its C++ ``hearts``.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -37,14 +38,16 @@ TARGETS = {"undertheleaves": 20_000, "birdscaping": 20_000, "wingspan": 10_000}
 
 
 def _until(seconds: float, play_one: callable) -> tuple[int, float]:
-    """Play games with ``play_one`` (returns its steps) for about ``seconds``."""
+    """Play games with ``play_one`` (returns its steps) for about ``seconds`` of this
+    process's CPU time: rates are per CPU second, i.e. per core, and other processes
+    on a shared machine do not count (they still cost some cache)."""
     steps = 0
     seed = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         steps += play_one(seed)
         seed += 1
-    return steps, time.perf_counter() - started
+    return steps, time.process_time() - started
 
 
 def match_steps(game: str, players: int, seconds: float, observe: bool) -> tuple[int, float]:
@@ -130,8 +133,11 @@ def run(seconds: float, players: int, games: list[str]) -> str:
     lines = [
         "## AI environments: steps per second in process",
         "",
-        f"Command: `python -m bench.ai_env --seconds {seconds:g} --write` ({machine()}, one core"
-        "; a shared machine, so read the ratios, not the absolute figures).",
+        f"Command: `python -m bench.ai_env --seconds {seconds:g} --write` ({machine()}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores while it ran)."
+        " Rates are per CPU second of the one benchmark process (`time.process_time`), so "
+        "per core; other processes on a shared machine still cost cache, so read the ratios "
+        "first.",
         "Random play. *env steps/s*: the legal list with its action indices (the mask) and the "
         "engine's apply, as every environment steps; *vs kuhn*: that rate ÷ OpenSpiel's Python "
         "Kuhn poker's in the same run; *observation*: encoding the acting seat's view vector, "

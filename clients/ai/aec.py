@@ -82,6 +82,7 @@ class RoostAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        self.close()  # a remote table's channel
         self.match = self._make(int(self._rng.integers(1 << 62)))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

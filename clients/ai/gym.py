@@ -1,7 +1,7 @@
 """The Gymnasium environment of a Roost game: one seat against Roost's bots.
 
 ``clients.ai.gym_env(game, players=2)`` plays seat 0 (``seat=``) against
-opponents (``opponents="random"``, ``"search@<N>p"``, a callable, or a list
+opponents (``opponents="random"``, ``"greedy"``, ``"search@<N>p"``, a callable, or a list
 with one entry per other seat; :mod:`clients.ai.opponents`). The agent's
 observation is the same ``Dict`` as in PettingZoo (``observation`` and
 ``action_mask``); the mask is also in ``info["action_mask"]``. ``step``
@@ -95,6 +95,7 @@ class RoostGym(gymnasium.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(1 << 62))
         self._opponents = self._build_opponents(random.Random(game_seed ^ 0x0440))
+        self.close()  # a remote table's channel
         self.match = self._make(game_seed)
         self._play_others()
         self._margin = self._margin_now()
@@ -120,12 +121,12 @@ class RoostGym(gymnasium.Env):
         return self._observation(), reward, over, False, self._info()
 
     def _play_others(self) -> None:
-        """Opponents decide until the agent's seat must, or the game ends."""
+        """Opponents decide until the agent's seat is asked, or the game ends."""
         match = self.match
         while not match.over:
+            if match.asked(self.seat):
+                return  # in a simultaneous phase the agent need not wait for the others
             current = match.current
-            if current == self.seat:
-                return
             chooser = self._opponents.get(current)
             if chooser is None:
                 match.wait_for(self.seat)  # a remote table: the service's players move

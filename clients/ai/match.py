@@ -87,6 +87,10 @@ class Match:
         seats = self.engine.to_act(self.state)
         return min(seats) if seats else -1
 
+    def asked(self, seat: int) -> bool:
+        """True when ``seat`` is among the seats asked to decide now."""
+        return seat in self.engine.to_act(self.state)
+
     def legal(self, seat: int | None = None) -> list[Action]:
         """The legal actions of ``seat`` (default: the current seat)."""
         return self._legal_of(self.current if seat is None else seat)[0]

@@ -3,6 +3,11 @@
 An opponent is a callable ``(match, seat) -> action index``. Kinds:
 
 * ``random``: uniform among the legal actions;
+* ``greedy``: the greedy bot's judgement (:mod:`clients.bots.greedy.lookahead`):
+  each legal action tried on a determinized copy, the rest of the seat's turn
+  played greedily where the bot looks a turn ahead (Wingspan, Birdscaping, Sky
+  Garden), valued by score plus the game's potential; in Under the Leaves the
+  score one ply ahead, as the bot's score preview;
 * ``search``, ``search@<N>p``: the search bot (:mod:`clients.bots.search.ismcts`)
   with its game's settings and a budget of N playouts per decision (default
   32), searching from the seat's information set: every playout redraws what
@@ -29,6 +34,22 @@ def random_opponent(rng: random.Random) -> Opponent:
     return choose
 
 
+def greedy_opponent(game: str, rng: random.Random) -> Opponent:
+    from clients.bots.greedy import LOOKAHEAD, no_potential, potential_of
+    from clients.bots.greedy.lookahead import FOLLOW, choose
+
+    potential = potential_of(game) or no_potential
+    follow = FOLLOW if game in LOOKAHEAD else 0
+
+    def pick(match: Any, seat: int) -> int:
+        indices = match.legal_indices(seat)
+        if len(indices) == 1:
+            return indices[0]
+        return indices[choose(match.engine, match.state, seat, rng, potential, follow)]
+
+    return pick
+
+
 def search_opponent(game: str, playouts: int, rng: random.Random) -> Opponent:
     from clients.bots.search import builder
     from clients.bots.search.ismcts import Budget, search
@@ -53,7 +74,9 @@ def opponent(kind: str | Opponent, game: str, rng: random.Random) -> Opponent:
         return kind
     if kind == "random":
         return random_opponent(rng)
+    if kind == "greedy":
+        return greedy_opponent(game, rng)
     searching = _SEARCH.fullmatch(kind)
     if searching:
         return search_opponent(game, int(searching.group(1) or 32), rng)
-    raise ValueError(f"unknown opponent {kind!r}: random, search or search@<N>p")
+    raise ValueError(f"unknown opponent {kind!r}: random, greedy, search or search@<N>p")

@@ -145,6 +145,10 @@ class RemoteTable:
     def current(self) -> int:
         return min(self.to_act) if self.to_act and not self.over else -1
 
+    def asked(self, seat: int) -> bool:
+        """True when ``seat`` is among the seats asked to decide now."""
+        return not self.over and seat in self.to_act
+
     def legal_messages(self, seat: int, preview: bool = False) -> list[Any]:
         """The seat's ``LegalAction`` messages at the current version."""
         return self._legal_of(seat, preview)[1]

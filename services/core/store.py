@@ -60,7 +60,7 @@ _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', '1', 'state', ARGV[1], 'status', ARGV[2], 'meta', ARGV[3],
            'pending', ARGV[5], 'life', ARGV[6])
-if ARGV[7] ~= 'x' then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8]) end
+if ARGV[7] ~= 'x' and ARGV[7] ~= '' then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8]) end
 redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 9))
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -273,7 +273,7 @@ class GameStore:
         deadline: str = "x",
     ) -> bool:
         """Store a new game at version 1 with its creation event; False if the id
-        exists. ``deadline`` is the game's first deadline in ms ("x": it has none)."""
+        exists. ``deadline`` is the game's first deadline in ms ("" or "x": none yet)."""
         keys = [game_key(game_id), events_key(game_id), self._deadlines(meta.game, game_id)]
         if self.cluster:
             deadline = "x"

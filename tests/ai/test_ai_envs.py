@@ -138,6 +138,18 @@ def test_gym_against_the_search_bot_and_the_outcome_reward() -> None:
     assert reward == expected
 
 
+@pytest.mark.parametrize("game", ["undertheleaves", "wingspan"])
+def test_gym_against_the_greedy_bot(game: str) -> None:
+    """The greedy bot as the in-process opponent plays legal moves to the end."""
+    env = ai.gym_env(game, 2, opponents="greedy")
+    obs, _ = env.reset(seed=4)
+    done, rng, steps = False, np.random.default_rng(4), 0
+    while not done and steps < 60:
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert done or steps == 60
+
+
 def test_vector_env_steps_many_games() -> None:
     """gym_vector_env: n games in one process, masks per game, autoreset."""
     envs = ai.gym_vector_env("birdscaping", 4)

@@ -80,10 +80,13 @@ def test_remote_gym_env_plays_a_game_against_roost_bots(served: ServerHandle) ->
     env.close()
 
 
-def test_joined_game_follows_the_other_seat_through_watch(served: ServerHandle) -> None:
-    """join_gym_env: seat 0 of a game whose seat 1 a Roost bot plays in another
-    thread; the env follows Watch until its seat is asked, to the end of the game."""
+@pytest.mark.parametrize("seat", [0, 1])
+def test_joined_game_follows_the_other_seat_through_watch(served: ServerHandle, seat: int) -> None:
+    """join_gym_env: one seat of a game whose other seat a Roost bot plays in another
+    thread; the env follows Watch until its seat is asked, to the end of the game (in
+    Birdscaping's simultaneous draft too, where the higher seat need not wait)."""
     game = served.game
+    other = 1 - seat
     host = RemoteTable(game, served.address, 2, seed=13)
     done_bot: list = []
 
@@ -91,8 +94,10 @@ def test_joined_game_follows_the_other_seat_through_watch(served: ServerHandle) 
         async def play() -> list:
             pool = BotPool(seed=2)
             try:
-                seat = BotSeat(game, served.address, host.game_id, 1, host.tokens[1], "random")
-                return await pool.play([seat])
+                bot_seat = BotSeat(
+                    game, served.address, host.game_id, other, host.tokens[other], "random"
+                )
+                return await pool.play([bot_seat])
             finally:
                 await pool.close()
 
@@ -100,7 +105,7 @@ def test_joined_game_follows_the_other_seat_through_watch(served: ServerHandle) 
 
     thread = threading.Thread(target=bot, daemon=True)
     thread.start()
-    env = join_gym_env(game, served.address, host.game_id, 0, host.tokens[0])
+    env = join_gym_env(game, served.address, host.game_id, seat, host.tokens[seat])
     obs, _ = env.reset()
     done, steps = False, 0
     rng = np.random.default_rng(3)
