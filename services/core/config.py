@@ -39,11 +39,11 @@ class BrowserPortSettings:
     ``idle_timeout_seconds``: a connection with no request in progress is closed
     after this long (HTTP/2 with a GOAWAY), and a request's headers must arrive
     within it; longer than the 5 s after which Node's and browsers' agents drop
-    an idle keep-alive connection themselves, and announced to HTTP/1.1 clients
-    in ``Keep-Alive: timeout=N``. ``body_timeout_seconds``: a request's whole
+    an idle keep-alive connection themselves; HTTP/1.1 replies announce two
+    thirds of it in ``Keep-Alive: timeout=N``. ``body_timeout_seconds``: a request's whole
     body must arrive within this long of its headers. ``backlog``: the listen
-    queue. ``max_connections``: open connections beyond it are refused at once
-    (HTTP/2 GOAWAY, HTTP/1.1 503 and close). ``max_body_buffer_bytes``: request
+    queue. ``max_connections``: a connection beyond it is closed at once, before
+    a byte is read. ``max_body_buffer_bytes``: request
     bodies held at once by the whole port; a request beyond it is refused
     (RESOURCE_EXHAUSTED, retryable). ``max_resets_per_second`` with
     ``reset_burst``: streams an HTTP/2 client may cancel (RST_STREAM) before the
