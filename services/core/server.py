@@ -41,11 +41,10 @@ from services.core.http_gateway import ConnectApp, GatewayLimits, HttpGateway, s
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
 from services.core.store_gate import STORE_GATE, StoreGate
+from services.core.tasks import STOP_RETRY_SECONDS, cancel_until_done
 
 log = get_logger("roost.server")
 
-#: How long a stop waits on the watchdog before cancelling it again.
-STOP_RETRY_SECONDS = 0.5
 #: How often the store watchdog pings (at most; STORE_STALL_SECONDS / 2 if shorter).
 WATCHDOG_INTERVAL_SECONDS = 0.5
 #: grpc's own receive limit, in multiples of MAX_MESSAGE_BYTES (see start_server).
@@ -146,9 +145,7 @@ class StoreWatchdog:
         cancellation that lands as one of redis-py's ``asyncio.wait_for`` calls
         completes is lost, and the watchdog would ping on (and a drain wait on it)."""
         self.stopped = True
-        while self.task is not None and not self.task.done():
-            self.task.cancel()
-            await asyncio.wait({self.task}, timeout=STOP_RETRY_SECONDS)
+        await cancel_until_done(self.task)
 
 
 @dataclass
