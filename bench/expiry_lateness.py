@@ -108,6 +108,7 @@ def main() -> int:
         address = f"127.0.0.1:{port}"
         asyncio.run(wait_ready(address))
         raw = redis.Redis.from_url(local.url)
+        load_start = os.getloadavg()[0]
         started = time.monotonic()
         ids = asyncio.run(create_games(address, args.games, args.move_seconds))
         created_s = time.monotonic() - started
@@ -127,6 +128,7 @@ def main() -> int:
             time.sleep(0.05)
         fire_cpu = cpu_seconds(service.pid) - cpu1
         late = sorted(lateness(raw, ids))
+        load = (load_start, os.getloadavg()[0])
     finally:
         service.terminate()
         service.wait(20)
@@ -138,8 +140,10 @@ def main() -> int:
         "## Expiry at scale",
         "",
         f"`python -m bench.expiry_lateness --games {args.games} --move-seconds "
-        f"{args.move_seconds:g}` — {machine()}; the machine is shared with other work, so the "
-        "figures are those of a loaded machine.",
+        f"{args.move_seconds:g}` — {machine()}; the machine is shared with other work (load "
+        f"average {load[0]:.1f} at the start, {load[1]:.1f} at the end, on "
+        f"{os.cpu_count()} cores), so the figures are those of a loaded machine: lateness is "
+        "mostly the time the process waited for a core.",
         "",
         f"{args.games:,} two-seat Under the Leaves games with a {args.move_seconds:g} s move "
         f"limit were created in {created_s:.1f} s and were all in flight at once "

@@ -193,7 +193,7 @@ def cmd_replay(args: Namespace, console: Console) -> int:
 
 def cmd_export(args: Namespace, console: Console) -> int:
     """``roost export GAME_ID``: the game's record as canonical JSON (or bytes)."""
-    from clients.cli.commands import CALL_TIMEOUT, resolve_game
+    from clients.cli.commands.common import CALL_TIMEOUT, resolve_game
 
     if not args.game_id:
         with open(args.out, "wb") if args.out else contextlib.nullcontext(None) as out:

@@ -25,6 +25,8 @@ field    record attribute            stored text
 ``lf``   ``life``                    the lifecycle record after the event
                                      (JSON; only in games with a clock or
                                      a seat that left): the event's clock
+``hb``   ``house_bot``                  ``1`` when the server decided for the
+                                     seat (a timeout, or a seat that left)
 =======  ==========================  ==============================
 """
 
@@ -59,9 +61,12 @@ def status_value(name: str) -> int:
     return common_pb2.GAME_STATUS_IN_PROGRESS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StoredEvent:
-    """One event of a game, as stored (see the module docstring for its fields)."""
+    """One event of a game, as stored (see the module docstring for its fields).
+
+    A value: never changed once made (not frozen only because a frozen
+    dataclass costs an Apply about 2 µs more to build)."""
 
     version: int
     #: The seat that decided; -1 for the game's creation.
@@ -81,6 +86,8 @@ class StoredEvent:
     to_act: tuple[int, ...]
     #: The lifecycle record after the event (JSON), or "" (no clock, nobody left).
     life: str = ""
+    #: The server's house bot made this decision for ``seat`` (services/core/lifecycle/).
+    house_bot: bool = False
 
     @property
     def finished(self) -> bool:
@@ -100,6 +107,7 @@ class StoredEvent:
             "st", self.status,
             "ta", ",".join(map(str, self.to_act)),
             *(("lf", self.life) if self.life else ()),
+            *(("hb", "1") if self.house_bot else ()),
         ]  # fmt: skip
 
     @classmethod
@@ -118,6 +126,7 @@ class StoredEvent:
             status=fields["st"],
             to_act=tuple(int(s) for s in fields.get("ta", "").split(",") if s),
             life=fields.get("lf", ""),
+            house_bot=fields.get("hb") == "1",
         )
 
     def to_proto(self, reader: int | None) -> common_pb2.Event:

@@ -259,6 +259,15 @@ def test_four_player_game_with_a_resigner_finishes_with_the_house_bot(
     assert next(s.rank for s in board.seats if s.seat == 2) == 4
     bot_events = [e for e in client.log(created.game_id).entries if "house bot" in e.event.label]
     assert bot_events and all(e.event.seat == 2 for e in bot_events)
+    # The rematch waits for the three who stayed; the leaver's seat (old 2, now 1)
+    # is the house bot's from the start.
+    offer = client.offer_rematch(created.game_id, tokens[0])
+    assert list(offer.awaited_seats) == [1, 3]
+    client.accept_rematch(created.game_id, tokens[1])
+    last = client.accept_rematch(created.game_id, tokens[3])
+    assert last.started, last
+    rematch_state = client.state(offer.game_id)
+    assert [s.house_bot for s in rematch_state.clock.seats] == [False, True, False, False]
 
 
 def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeClient) -> None:
@@ -275,7 +284,10 @@ def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeCl
     client.resign(created.game_id, tokens[1])
     _code, reason = rejected_reason(lambda: client.accept_rematch(created.game_id, tokens[0]))
     assert reason == "ERROR_REASON_NO_REMATCH_OFFER"
-    # A resigned seat left: only seat 0 must accept; use a 2-seat game both finish instead.
+    # A game ended by a resignation: the winner's offer waits for the resigner too.
+    waiting = client.offer_rematch(created.game_id, tokens[0])
+    assert not waiting.started and list(waiting.awaited_seats) == [1]
+    assert client.accept_rematch(created.game_id, tokens[1]).started
     rng = random.Random(6)
     played = client.new_timed(2, tc, names=("Ada", "Bo"))
     ptokens = {c.seat: c.token for c in played.credentials}
@@ -293,3 +305,48 @@ def test_rematch_rotates_seats_and_starts_when_every_seat_accepts(client: LifeCl
     assert [s.name for s in new.seats] == ["Bo", "Ada"]
     assert new.clock.time_control.move_seconds == 30
     assert client.state(offer.game_id, offer.credential.token).viewer_seat == 1
+
+
+def test_a_seat_skipping_its_own_events_still_hears_the_house_bot_decide_for_it(
+    client: LifeClient,
+) -> None:
+    """WatchRequest.skip_own_events leaves out the seat's own decisions, not
+    the ones the house bot made for it on a timeout (it must learn of them)."""
+    created = client.new_timed(2, time_control(move_seconds=0.2, policy="bot"))
+    tokens = {c.seat: c.token for c in created.credentials}
+    first = created.to_act[0]
+    stream = client.stub.Watch(
+        client.m.WatchRequest(game_id=created.game_id, from_version=1, skip_own_events=True),
+        metadata=client.md(tokens[first]),
+        timeout=30,
+    )
+    event = next(stream).event
+    stream.cancel()
+    assert event.seat == first and "house bot" in event.label
+
+
+def test_a_birdscaping_game_that_makes_no_progress_ends_through_the_service(
+    redis_server_url: str,
+) -> None:
+    """No endless games (docs/games/birdscaping.md, "No endless games"): seats
+    that keep activating rows of tilted cards reach the no-progress cap and the
+    game ends, GAME_ENDING_NO_PROGRESS, final, with no legal actions left."""
+    from services.birdscaping.service import SPEC as BIRDSCAPING
+
+    rng = random.Random(0)
+    with game_server(BIRDSCAPING, redis_server_url) as handle:
+        birds = LifeClient(handle, BIRDSCAPING)
+        created = birds.new_timed(2, None, seed=1)
+        tokens = {c.seat: c.token for c in created.credentials}
+        for _ in range(1000):
+            state = birds.state(created.game_id)
+            if _over(state):
+                break
+            seat = rng.choice(list(state.to_act))
+            legal = birds.legal(created.game_id, tokens[seat])
+            stall = [a.ref.id for a in legal.actions if a.ref.kind == "activate_row"]
+            choice = stall[0] if stall else rng.randrange(len(legal.actions))
+            birds.apply(created.game_id, tokens[seat], legal.version, action_id=choice)
+        board = birds.score(created.game_id).scoreboard
+        assert board.ending == common_pb2.GAME_ENDING_NO_PROGRESS and board.final
+        assert birds.legal(created.game_id, tokens[0]).actions == []

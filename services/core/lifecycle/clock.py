@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from roost.common.v1 import common_pb2
 
@@ -133,8 +134,15 @@ def to_proto(
             )
         )
     return common_pb2.Clock(
-        time_control=tc.to_proto(),
+        time_control=_time_control_message(tc),
         seats=seats,
         deadline_ms=next_deadline(tc, clocks, left),
         server_time_ms=as_of_ms,
     )
+
+
+@lru_cache(maxsize=256)
+def _time_control_message(tc: TimeControl) -> common_pb2.TimeControl:
+    """The TimeControl message of ``tc``, built once (a game's never changes;
+    the Clock constructor copies it)."""
+    return tc.to_proto()

@@ -15,6 +15,7 @@ leavers whose every seat has decided (so it cannot be aborted).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import orjson
 from roost.common.v1 import common_pb2
@@ -108,10 +109,22 @@ class Life:
 
     def copy(self) -> Life:
         """An independent copy (a write prepares the next version on one)."""
-        return Life.from_json(self.to_json(), len(self.clocks))
+        return Life(
+            self.tc,  # frozen
+            [SeatClock(c.bank_ms, c.since_ms, c.timeouts) for c in self.clocks],
+            list(self.left),
+            list(self.first),
+            self.ending,
+            self.decisions,
+            self.idle,
+            self.progress,
+            self.at_ms,
+        )
 
 
-def record_clock(raw: bytes | str) -> common_pb2.Clock | None:
+@lru_cache(maxsize=4096)
+def record_clock(raw: str) -> common_pb2.Clock | None:
     """The Clock message of a stored record (None when it has none to show:
-    an untimed game nobody left)."""
+    an untimed game nobody left). Built once per record: every watcher of an
+    event reads the same clock (callers copy it into their Event, never change it)."""
     return Life.from_json(raw, 0).clock()

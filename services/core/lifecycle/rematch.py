@@ -10,9 +10,12 @@
   hash, and it is the same on every call (a seat that accepted early learns it
   again from a later call, or computes nothing: the reply always carries it).
 * Acceptances are a hash beside the old game (``roost:{old id}:rematch``,
-  seat -> the hash of its new token). The game is created once every seat
-  that did not leave the old game has accepted; a seat that left is played by
-  the house bot in the rematch from its first decision.
+  seat -> the hash of its new token). The game is created once every seat of
+  :func:`required_seats` has accepted: every seat that did not leave the old
+  game, or every seat when fewer than two stayed (a game ended by a
+  resignation or a forfeit needs the leaver's acceptance too). A seat that
+  left may accept and plays itself; one that left and did not accept is
+  played by the house bot in the rematch from its first decision.
 """
 
 from __future__ import annotations
@@ -20,6 +23,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+
+from services.core.lifecycle.record import Life
+
+
+def required_seats(life: Life) -> list[int]:
+    """The old game's seats whose acceptance starts the rematch (see above)."""
+    stayed = life.active_seats()
+    return stayed if len(stayed) >= 2 else list(range(len(life.clocks)))
 
 
 def rematch_id(game_id: str) -> str:

@@ -74,14 +74,12 @@ class LifecycleRpcs:
             raise errors.precondition(
                 "ERROR_REASON_NO_REMATCH_OFFER", "nobody has offered a rematch of this game"
             )
-        if seat in life.left:
-            raise errors.precondition("ERROR_REASON_SEAT_LEFT", f"seat {seat} left this game")
         new_id = rematch.rematch_id(game_id)
         token = rematch.rematch_token(token_of(context) or "", new_id)
         await client.hset(key, str(seat), hash_token(token))
         await client.expire(key, game.settings.game_ttl_seconds)
         accepted = {int(k): v.decode() for k, v in (await client.hgetall(key)).items()}
-        awaited = [s for s in life.active_seats() if s not in accepted]
+        awaited = [s for s in rematch.required_seats(life) if s not in accepted]
         started = not awaited and await self._start_rematch(new_id, meta, life, accepted)
         return game.m.Rematch(
             game_id=new_id,
@@ -115,6 +113,9 @@ class LifecycleRpcs:
             identities=[meta.identities[old] for old in olds] if meta.identities else [],
         )
         state = game.engine.setup(players, meta.options, seed)
-        left = tuple(new for new, old in enumerate(olds) if old in life.left)
+        # A seat that left and did not accept is the house bot's from the start.
+        left = tuple(
+            new for new, old in enumerate(olds) if old in life.left and old not in accepted
+        )
         await create_game(game, new_id, new_meta, state, life.tc, left)
         return True

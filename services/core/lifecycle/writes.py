@@ -202,6 +202,7 @@ class Lifecycle:
         state: Any = None,
         pending: pending_rule.Pending | None = None,
         action: Action | None = None,
+        house_bot: bool = False,
     ) -> tuple[int, dict[str, Any]] | None:
         """Write version + 1 if the game is still at ``loaded``'s version: the new
         state (``state``; None keeps the stored bytes), epochs and record. Returns
@@ -229,6 +230,7 @@ class Lifecycle:
             status=status,
             to_act=tuple(to_act),
             life=event_life(life),
+            house_bot=house_bot,
         )
         outcome = await self.store.apply(
             game_id,
@@ -291,7 +293,7 @@ class Lifecycle:
         written = await self.write(
             game_id, meta, loaded, life, seat=seat, kind=action.kind,
             label=f"{action.label} (house bot: seat {seat} {why})",
-            state=after_state, pending=pending, action=action,
+            state=after_state, pending=pending, action=action, house_bot=True,
         )  # fmt: skip
         return written is not None
 
