@@ -22,9 +22,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy as sa
+
+from services.core import errors
 from services.core.events import OVER, StoredEvent
+from services.core.logging import get_logger
 from services.core.records.archive import Archive, ArchivedGame
 from services.core.store import ApplyOutcome, GameMeta, GameStore, StoredGame, game_key
+
+log = get_logger("roost.archive")
 
 #: Archived games kept in memory (an archived game never changes).
 CACHE_SIZE = 256
@@ -78,7 +84,12 @@ class ArchivingStore(GameStore):
         """The archived game (cached), or None."""
         found = self._archived.get(game_id)
         if found is None:
-            found = await asyncio.to_thread(self.archive.load, game_id)
+            try:
+                found = await asyncio.to_thread(self.archive.load, game_id)
+            except sa.exc.SQLAlchemyError as exc:
+                # Not the caller's mistake: retry later, as with Redis down.
+                log.warning("archive_unavailable", game_id=game_id, error=type(exc).__name__)
+                raise errors.store_unavailable() from exc
             if found is None:
                 return None
             self._archived[game_id] = found
