@@ -7,6 +7,7 @@ naming the previous one), never by editing an applied one.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -24,7 +25,17 @@ def config(connection: sa.Connection | None = None) -> Config:
     return cfg
 
 
-def upgrade(engine: sa.Engine, revision: str = "head") -> None:
-    """Migrate the database of ``engine`` to ``revision`` (idempotent)."""
-    with engine.begin() as connection:
-        command.upgrade(config(connection), revision)
+def upgrade(engine: sa.Engine, revision: str = "head", attempts: int = 5) -> None:
+    """Migrate the database of ``engine`` to ``revision`` (idempotent). Processes
+    that start together (``make run``: every service on one SQLite file) may race
+    on the first migration: the loser's transaction fails, and its retry finds
+    the winner's schema in place."""
+    for attempt in range(attempts):
+        try:
+            with engine.begin() as connection:
+                command.upgrade(config(connection), revision)
+            return
+        except sa.exc.DBAPIError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
