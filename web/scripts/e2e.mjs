@@ -15,34 +15,31 @@
 //
 // Usage: node scripts/e2e.mjs <base url of the served app> [options] [game ... | matchmaking]
 //   --out DIR        where screenshots go (default test-results/e2e)
-//   --update-docs    also copy each game's mid-game board to ../docs/screenshots/<game>.png
 //   --restart GAME   in GAME's game, print "RESTART <game>" on stdout and wait for one line on
 //                    stdin (the caller restarts that game's service, then answers)
 //   --seed N         the click generator's seed (default: E2E_SEED or 1)
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DOCS = join(WEB, "..", "docs", "screenshots");
 
 /** The command line: the base URL, options and the games to play. */
 function parseArgs(argv) {
-  const args = { base: "", out: join(WEB, "test-results", "e2e"), updateDocs: false, restart: "", seed: Number(process.env.E2E_SEED ?? 1), only: [] };
+  const args = { base: "", out: join(WEB, "test-results", "e2e"), restart: "", seed: Number(process.env.E2E_SEED ?? 1), only: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--out") args.out = argv[++i];
-    else if (arg === "--update-docs") args.updateDocs = true;
     else if (arg === "--restart") args.restart = argv[++i];
     else if (arg === "--seed") args.seed = Number(argv[++i]);
     else if (!args.base) args.base = arg;
     else args.only.push(arg);
   }
-  if (!args.base) throw new Error("usage: node scripts/e2e.mjs <base url> [--out DIR] [--update-docs] [--restart GAME] [--seed N] [game ...]");
+  if (!args.base) throw new Error("usage: node scripts/e2e.mjs <base url> [--out DIR] [--restart GAME] [--seed N] [game ...]");
   return args;
 }
 
@@ -233,7 +230,6 @@ async function play(game, players) {
       await noSecrets(game, spectator, "mid-game");
       await page.screenshot({ path: join(args.out, `${game}-mid.png`) });
       await spectator.screenshot({ path: join(args.out, `${game}-mid-spectator.png`) });
-      if (args.updateDocs) copyFileSync(join(args.out, `${game}-mid.png`), join(DOCS, `${game}.png`));
       await page.reload();
       await page.waitForSelector(".board");
     }
