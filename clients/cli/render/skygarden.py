@@ -245,11 +245,11 @@ def render(
     names: dict[int, str] | None = None,
     legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table (see the module docstring), your aviary first."""
+    """The whole table (see the module docstring), your aviary last, just above the prompt."""
     names = names or {}
     birds = _birds(catalogue)
     me = viewer(view)
-    seats = sorted(view.seats, key=lambda s: (s.seat != me, s.seat))
+    seats = sorted(view.seats, key=lambda s: (s.seat == me, s.seat))
     return Group(
         panel(_turn(view, birds, names), "Sky Garden"),
         _track(view, birds, names),
