@@ -2,6 +2,8 @@
 // through the page only (the lobby form, clicks on the board and the chooser).
 // For each game:
 // - the game is created from the lobby with every other seat a bot;
+// - Wingspan's starting birds are kept by clicking two dealt cards and the button naming them;
+//   in Under the Leaves a tile spot is clicked and each rotation is offered with its picture;
 // - it is played to the end by clicking what the page offers (a board target or
 //   a choice, picked by a seeded generator among the visible, enabled ones);
 // - a second page watches as a spectator: it shows the same moves as the player's
@@ -196,6 +198,38 @@ async function live(game, page, who) {
     .catch(async () => failures.push(`${game}: the ${who} page did not reconnect after the restart (${await status(page)})`));
 }
 
+/** Wingspan's starting hand, chosen as a player does: click two dealt birds (toggles), then the
+ * button that names them. True once done. */
+async function keepStartingBirds(game, page) {
+  const cards = page.locator(".setup .bird-card.target");
+  if ((await cards.count()) < 2) return false;
+  const names = [];
+  for (const i of [0, 2]) {
+    names.push((await cards.nth(i).locator("h4").textContent()) ?? "");
+    await cards.nth(i).click();
+  }
+  const pressed = await page.locator(".setup .bird-card[aria-pressed=true]").count();
+  const confirm = page.locator(".chooser button.confirm");
+  const label = (await confirm.textContent()) ?? "";
+  if (pressed !== 2 || !names.every((n) => label.includes(n))) failures.push(`${game}: clicking ${names.join(", ")} offered "${label}" (${pressed} pressed)`);
+  await confirm.click();
+  return true;
+}
+
+/** Under the Leaves: click a spot for the tile; the chooser then shows each rotation as a picture
+ * of the tile turned. True once checked. */
+async function previewRotation(game, page) {
+  const spot = page.locator(".spot.target");
+  if (!(await spot.count())) return false;
+  await spot.first().click();
+  const buttons = page.locator(".chooser button.choice");
+  const texts = await buttons.allTextContents();
+  const pictures = await page.locator(".chooser button.choice .mini-tile").count();
+  if (!texts.length || !texts.every((t) => t.startsWith("rotated")) || pictures !== texts.length)
+    failures.push(`${game}: after a spot, the chooser offered ${JSON.stringify(texts)} with ${pictures} tile previews`);
+  return true;
+}
+
 async function play(game, players) {
   const started = Date.now();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -217,7 +251,11 @@ async function play(game, players) {
   let idleSince = Date.now();
   let reloaded = false;
   let restarted = false;
+  // The choices made on the board, checked once each game: they must work by clicking.
+  let onBoard = game === "wingspan" ? "hand" : game === "undertheleaves" ? "rotation" : "";
   while (clicks < MAX_CLICKS) {
+    if (onBoard === "hand" && (await keepStartingBirds(game, page).catch(() => false))) onBoard = "";
+    if (onBoard === "rotation" && (await previewRotation(game, page).catch(() => false))) onBoard = "";
     if (await page.locator(".scoreboard.final").count()) break;
     const notice = (await page.locator(".notice").allTextContents()).join(" ").trim();
     if (notice && !/Someone moved|no longer on offer|reconnecting|Not sent yet/.test(notice) && !notice.startsWith("The server")) {
@@ -264,6 +302,7 @@ async function play(game, players) {
   const categories = await checkScoreBoard(game, page, gameId);
   if (errors.length) failures.push(`${game}: page errors: ${errors.join("; ")}`);
   if (args.restart === game && !restarted) failures.push(`${game}: ended before the restart (${clicks} clicks)`);
+  if (onBoard) failures.push(`${game}: never offered the ${onBoard} choice on the board`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${game}: ${clicks} clicks in ${seconds} s, ${categories} score categories, reloaded ${reloaded}, restarted ${restarted}`);
   await context.close();
