@@ -11,11 +11,13 @@ REGISTRY := protos/roost/games.toml
 GEN    := gen
 GEN_STAMP := $(GEN)/.stamp
 
-.PHONY: help venv proto service-protos ts-client api-release run test test-fast lint bench clean
+.PHONY: help venv proto service-protos ts-client api-release run test test-fast test-unit test-service test-e2e lint bench clean
 
 help:
 	@echo "make run    - start Redis (embedded unless REDIS_URL is set), every service and the web app"
-	@echo "make test   - set up and run the whole test suite"
+	@echo "make test   - set up and run the whole test suite (unit+service in parallel, then e2e)"
+	@echo "make test-fast - the unit tier only (in process, no sockets; about a minute)"
+	@echo "make test-unit / test-service / test-e2e - one tier alone"
 	@echo "make lint   - ruff, buf lint and buf breaking (the API against the last release)"
 	@echo "make ts-client - install the TypeScript client's packages and generate its stubs"
 	@echo "make bench  - benchmarks; figures go to docs/BENCHMARKS.md"
@@ -46,11 +48,26 @@ run: proto
 	else echo "web: skipped (building the web app needs Node.js 20.19 or later and npm)"; fi
 	$(PY) -m services.launcher
 
-test: proto
-	$(PY) -m pytest -q
+# The tiers (tests/README.md): unit (unmarked), service, e2e. `make test` runs
+# unit and service together on TEST_WORKERS pytest-xdist workers (each its own
+# Redis and ports), then e2e serially, and ends with one summary line of both.
+# PYTEST_ARGS go to every pytest run (e.g. PYTEST_ARGS="--durations=20").
+TEST_WORKERS ?= auto
+TIERS := $(PY) tools/test_tiers.py --workers $(TEST_WORKERS)
 
-test-fast: proto
-	$(PY) -m pytest -q -m "not slow"
+test: proto
+	$(TIERS) $(PYTEST_ARGS)
+
+test-fast: test-unit
+
+test-unit: proto
+	$(TIERS) --only unit $(PYTEST_ARGS)
+
+test-service: proto
+	$(TIERS) --only service $(PYTEST_ARGS)
+
+test-e2e: proto
+	$(TIERS) --only e2e $(PYTEST_ARGS)
 
 # buf lint (buf.yaml) and buf breaking against protos/releases/; buf comes from
 # the TypeScript client's npm packages (npm ci on the first run).

@@ -27,9 +27,14 @@ from services.core.store import GameStore, connect
 
 @contextmanager
 def redis_url() -> Iterator[str]:
-    """A URL of a real Redis for the test session."""
+    """A URL of a real Redis for the test session.
+
+    ``REDIS_URL`` is used only in a serial run: parallel workers (pytest-xdist)
+    each start their own server, since tests of different workers share
+    database numbers.
+    """
     url = os.environ.get("REDIS_URL")
-    if url:
+    if url and not os.environ.get("PYTEST_XDIST_WORKER"):
         yield url
         return
     container = _docker_redis()

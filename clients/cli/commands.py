@@ -977,6 +977,7 @@ def cmd_tournament(args: Namespace, console: Console) -> int:
         seed=args.seed,
         options_json=args.options,
         game_timeout=args.timeout,
+        time_control=args.time_control,
     )
     started = time.perf_counter()
     cpu_started = time.process_time()  # this process's CPU (all its bots), start-up excluded

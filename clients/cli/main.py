@@ -328,6 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0, help="base seed (game i gets seed + i)")
     tour.add_argument("--options", default="", metavar="JSON", help="game Options as JSON")
     tour.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per game")
+    tour.add_argument(
+        "--time-control",
+        default="",
+        metavar="SPEC",
+        help="the games' clock: 5s (per move), 60+2 (Fischer), 1d; add :bot or :forfeit",
+    )
     tour.add_argument("--report", metavar="PATH", help="write the JSON report here")
     tour.add_argument("--no-progress", action="store_true", help="no progress bar")
     tour.add_argument("--json", action="store_true", help="print the JSON report")

@@ -53,8 +53,9 @@ class Settings:
     reconnect after this long, so a scaled-out Deployment rebalances; 0 = never),
     ``CONNECT_PORT`` (the browser port: Connect and gRPC-Web over HTTP/1.1 and
     HTTP/2; default PORT + 2000, which is skipped with a warning if it cannot be
-    bound; ``off`` disables it) and ``CORS_ALLOWED_ORIGINS``
-    (see :func:`origins_from_env`).
+    bound; ``off`` disables it), ``CORS_ALLOWED_ORIGINS``
+    (see :func:`origins_from_env`), ``DAY_SECONDS`` (a correspondence day) and
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
     """
 
     redis_url: str
@@ -68,6 +69,8 @@ class Settings:
     request_ttl_seconds: int
     grace_seconds: float
     max_connection_age_seconds: int = 300
+    #: How long an aged-out connection's calls (Watch streams) may go on before it is closed.
+    max_connection_age_grace_seconds: float = 60.0
     redis_pool_size: int = 16
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
@@ -79,6 +82,11 @@ class Settings:
     connect_port_required: bool = True
     #: Origins a browser may call from (CORS); see :func:`origins_from_env`.
     cors_allowed_origins: tuple[str, ...] = DEFAULT_CORS_ORIGINS
+    #: The length of a correspondence day (``DAY_SECONDS``; tests compress it).
+    day_seconds: float = 86_400.0
+    #: How often the expiry poller looks for due deadlines at the latest
+    #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
+    expiry_poll_ms: int = 100
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -97,6 +105,9 @@ class Settings:
             request_ttl_seconds=_int("REQUEST_TTL_SECONDS", 600),
             grace_seconds=float(os.environ.get("GRACE_SECONDS", "10")),
             max_connection_age_seconds=_int("MAX_CONNECTION_AGE_SECONDS", 300),
+            max_connection_age_grace_seconds=float(
+                os.environ.get("MAX_CONNECTION_AGE_GRACE_SECONDS", "60")
+            ),
             redis_pool_size=_int("REDIS_POOL_SIZE", 16),
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
@@ -104,4 +115,6 @@ class Settings:
             connect_port=connect_port,
             connect_port_required=connect_port_required,
             cors_allowed_origins=origins_from_env(),
+            day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
+            expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
         )

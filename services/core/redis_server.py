@@ -7,6 +7,7 @@ process on a free loopback port with persistence off.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import socket
@@ -49,6 +50,20 @@ def _ephemeral_range() -> tuple[int, int]:
         return 32768, 60999
 
 
+def listen_range() -> tuple[int, int]:
+    """The ports ``[low, high)`` that :func:`free_port` picks from.
+
+    ``ROOST_FREE_PORTS`` (``"low-high"``) narrows it, so that processes running
+    side by side (parallel test workers) never pick the same port; otherwise
+    from 20000 up to the kernel's ephemeral range.
+    """
+    narrowed = os.environ.get("ROOST_FREE_PORTS", "")
+    if narrowed:
+        low, high = (int(part) for part in narrowed.split("-", 1))
+        return low, high
+    return _LOWEST_LISTEN_PORT, _ephemeral_range()[0]
+
+
 def _bindable(port: int) -> bool:
     with socket.socket() as sock:
         try:
@@ -68,10 +83,10 @@ def free_port() -> int:
     connections. Falls back to the kernel's choice when that range starts too
     low to leave room.
     """
-    low, _ = _ephemeral_range()
-    if low - _LOWEST_LISTEN_PORT >= 1000:
+    low, high = listen_range()
+    if high - low >= 500:
         for _ in range(200):
-            port = _PORT_CHOICE.randrange(_LOWEST_LISTEN_PORT, low)
+            port = _PORT_CHOICE.randrange(low, high)
             if port not in _HANDED_OUT and _bindable(port):
                 _HANDED_OUT.add(port)
                 return port

@@ -188,7 +188,8 @@ async def start_server(
     if settings.max_connection_age_seconds > 0:
         # A ClusterIP Service balances per connection: aged connections rebalance.
         options.append(("grpc.max_connection_age_ms", settings.max_connection_age_seconds * 1000))
-        options.append(("grpc.max_connection_age_grace_ms", 60_000))
+        grace_ms = int(settings.max_connection_age_grace_seconds * 1000)
+        options.append(("grpc.max_connection_age_grace_ms", grace_ms))
     # Every handler registered (health and reflection too) answers a body that
     # does not decode with INVALID_ARGUMENT, not UNKNOWN and a traceback.
     server = tolerant_server(grpc.aio.server(options=options))

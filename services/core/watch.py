@@ -56,8 +56,9 @@ SUBSCRIBE_CHUNK = 500
 
 def is_own(event: StoredEvent, seat: int) -> bool:
     """True for an event of ``seat``'s own decision that is not the final one:
-    what a watcher skipping its own events leaves out."""
-    return event.seat == seat and not event.finished
+    what a watcher skipping its own events leaves out. A decision the house bot
+    made for the seat is not its own: the seat learns of it from the stream."""
+    return event.seat == seat and not event.finished and not event.house_bot
 
 
 def _without_own(events: list[StoredEvent], seat: int | None) -> list[StoredEvent]:

@@ -35,8 +35,10 @@ from typing import Any
 
 import grpc
 from redis.exceptions import RedisError
+from roost.common.v1 import common_pb2
 
 from services.core import errors as core_errors
+from services.core.lifecycle.timecontrol import TimeControlError, from_proto
 from services.core.logging import get_logger
 from services.core.store import BLOCKING_READ_MS
 from services.matchmaking import bots, errors, keys
@@ -92,6 +94,8 @@ class EnqueueInput:
     bot_kind: str
     #: A private table's seats in seat order; None: an ordinary ticket.
     table: tuple[TableSeat, ...] | None = None
+    #: The game's time control (None: untimed).
+    time_control: common_pb2.TimeControl | None = None
 
 
 class Notifier:
@@ -241,9 +245,13 @@ class Matchmaker:
         if req.bot_after_ms < 0:
             raise errors.invalid("bot_fill.after_ms", "must not be negative")
         try:
-            options = endpoint.canonical_options(req.options_json)
+            if req.time_control is not None:
+                from_proto(req.time_control)  # the game service's rules, checked at once
+            options = endpoint.canonical_options(req.options_json, req.time_control)
         except OptionsError as exc:
             raise errors.invalid_options(str(exc)) from exc
+        except TimeControlError as exc:
+            raise errors.invalid(f"time_control.{exc.field_name}", exc.message) from exc
         return ticket_id, options, counts
 
     async def enqueue(self, req: EnqueueInput) -> tuple[TicketRecord, bool]:

@@ -40,3 +40,11 @@ def test_an_outgoing_connection_never_takes_a_handed_out_port() -> None:
         finally:
             for client in clients:
                 client.close()
+
+
+def test_roost_free_ports_narrows_the_range(monkeypatch) -> None:
+    """Parallel test workers each get their own slice (``ROOST_FREE_PORTS``)."""
+    monkeypatch.setenv("ROOST_FREE_PORTS", "24000-24600")
+    ports = [free_port() for _ in range(30)]
+    assert len(set(ports)) == len(ports)
+    assert all(24000 <= port < 24600 for port in ports)

@@ -56,7 +56,6 @@ def test_a_private_table_is_created_at_once_as_seated_and_no_stranger_joins(
 ) -> None:
     before = mm.enqueue(counts=(3,))  # a stranger for the same game, count and options
     human = f"host-{uuid.uuid4().hex[:8]}"
-    started = time.monotonic()
     request = table_request(
         [human], [bot(pb.BOT_KIND_GREEDY, "Greta"), person(human), bot(pb.BOT_KIND_RANDOM)]
     )
@@ -64,8 +63,8 @@ def test_a_private_table_is_created_at_once_as_seated_and_no_stranger_joins(
     mm.tickets.append(request.ticket_id)
     assert reply.created
     ticket = reply.ticket
+    # At once: the Enqueue reply itself is ASSIGNED, no matchmaker tick in between.
     assert ticket.status == pb.TICKET_STATUS_ASSIGNED, "seated by the Enqueue call itself"
-    assert time.monotonic() - started < 3.0
     after = mm.enqueue(counts=(3,), via=1)
     # The table as asked, echoed back, and every seat where the table put it.
     assert [s.WhichOneof("occupant") for s in ticket.table.seats] == ["bot", "player_id", "bot"]

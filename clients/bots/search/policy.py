@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from clients.bots.clock import thinking_ms, time_left_ms
 from clients.bots.greedy import potential_of
 from clients.bots.policies import DEFAULT_SEARCH_MS, GreedyPolicy, Policy
 from clients.bots.search import builder
@@ -113,8 +114,15 @@ class SearchPolicy(Policy):
         engine = self.builder.ENGINE
         if not same_actions(engine.legal(state, seat), actions):
             return self._fall_back(actions, "the rebuilt state's legal actions differ")
-        self.last = search(engine, state, seat, self.budget, self.rng, self.settings)
+        self.last = search(engine, state, seat, self.clock_budget(), self.rng, self.settings)
         return self.last.choice
+
+    def clock_budget(self) -> Budget:
+        """The budget of this decision: the bot's own, with its time capped by
+        the seat's clock in a timed game (:func:`clients.bots.clock.thinking_ms`)."""
+        if time_left_ms() is None:
+            return self.budget
+        return replace(self.budget, ms=thinking_ms(self.budget.ms))
 
     def _fall_back(self, actions: Sequence[Any], why: str) -> int:
         if not self.fallbacks:

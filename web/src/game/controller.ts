@@ -34,6 +34,11 @@ import type { Message } from "@bufbuild/protobuf";
 /** What the page says when it has stopped following the game. */
 export const STOPPED = "Live updates have stopped: reload the page to try again.";
 
+/** True once a game takes no more decisions (finished, or aborted before every first decision). */
+function isOver(status: GameStatus): boolean {
+  return status === GameStatus.FINISHED || status === GameStatus.ABORTED;
+}
+
 /** Reasons after which the page reads its legal actions again. */
 const REREAD = new Set(["ERROR_REASON_STALE_VERSION", "ERROR_REASON_UNKNOWN_ACTION", "ERROR_REASON_ILLEGAL_ACTION", "ERROR_REASON_NOT_YOUR_TURN"]);
 
@@ -143,9 +148,11 @@ export class GameController {
       // A page without a token is a spectator whatever the server says; -1 or absent means no seat.
       viewerSeat: this.token ? (seatOf(state.viewerSeat) ?? -1) : -1,
       version: state.version,
-      finished: state.status === GameStatus.FINISHED,
+      finished: isOver(state.status),
       toAct: state.toAct,
       view: state.view,
+      clock: state.clock,
+      clockAt: Date.now(),
     });
   }
 
@@ -203,7 +210,8 @@ export class GameController {
       };
       // Events come in order; a view sent with Apply's reply may be newer than a lagging stream's.
       if (event.version >= this.model.version) {
-        Object.assign(change, { version: event.version, toAct: event.toAct, finished: event.status === GameStatus.FINISHED });
+        Object.assign(change, { version: event.version, toAct: event.toAct, finished: isOver(event.status) });
+        if (event.clock) Object.assign(change, { clock: event.clock, clockAt: Date.now() });
         if (view) change.view = view;
       }
       if (view || change.finished) this.update(change);

@@ -14,6 +14,25 @@ import { kitOf } from "../games/index.js";
 import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
+import { renderClock, startTicker } from "./clock.js";
+
+/** How a game ended, when not by its rules (ScoreBoard.ending), and who left. */
+const ENDINGS: Record<number, string> = {
+  2: "ended by resignation",
+  3: "ended on time",
+  4: "aborted before every seat's first decision (unrated)",
+  5: "ended: no progress for too long",
+  6: "ended at its cap of decisions",
+};
+
+function endingLine(model: GameModel): HTMLElement | false {
+  const score = model.score;
+  if (!model.finished || !score) return false;
+  const how = ENDINGS[score.ending] ?? "";
+  const left = score.leftSeats.map((s) => seatName(model.seats, s)).join(", ");
+  if (!how && !left) return false;
+  return h("p", { class: "ending" }, how ? `The game ${how}.` : "", left ? ` Left: ${left}.` : "");
+}
 
 /** What the live indicator says: only what is true now. */
 const CONNECTION_WORDS: Record<GameModel["connection"], string> = {
@@ -67,6 +86,8 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     ),
   );
   const notice = h("p", { class: "notice", role: "alert" }, model.notice ?? "");
+  const clock = !model.finished && renderClock(model.clock, model.seats, model.clockAt ?? Date.now());
+  if (clock) startTicker();
   let board: HTMLElement;
   if (model.view && model.catalogue) {
     board = kit.render({
@@ -98,7 +119,9 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     "div",
     { class: `game-page game-${model.game}` },
     header,
+    clock,
     notice,
+    endingLine(model),
     model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat),
     h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat))),
   );
