@@ -6,6 +6,7 @@ from roost.birdscaping.v1 import service_pb2, service_pb2_grpc, types_pb2
 
 from services.birdscaping import catalogue
 from services.birdscaping.rules import ENGINE
+from services.birdscaping.servicer import BirdscapingService
 from services.core.game_service import GameSpec
 from services.registry import by_name
 
@@ -25,4 +26,5 @@ SPEC = GameSpec(
     # (bench/apply_breakdown.py, "view bytes" against its plain twin).
     view_parts_are_values=False,
     catalogue=catalogue.build,
+    servicer=BirdscapingService,
 )

@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from itertools import chain
 from typing import Any
 
 import orjson
@@ -41,7 +40,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from services.core.events import StoredEvent
 from services.core.redis_mux import MultiplexedConnection
+
+__all__ = ["ApplyOutcome", "GameMeta", "GameStore", "StoredEvent", "StoredGame"]
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -131,14 +133,6 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One stream entry, decoded to text fields."""
-
-    version: int
-    fields: dict[str, str]
-
-
-@dataclass(frozen=True, slots=True)
 class ApplyOutcome:
     """Result of the compare-and-set.
 
@@ -190,11 +184,6 @@ def connect(
     return aioredis.Redis.from_pool(pool)
 
 
-def _flatten(fields: Mapping[str, str]) -> list[str]:
-    """``name, value, name, value, ...`` (XADD's field list)."""
-    return list(chain.from_iterable(fields.items()))
-
-
 class GameStore:
     """Reads and atomic writes of games in Redis."""
 
@@ -237,13 +226,13 @@ class GameStore:
         meta: GameMeta,
         state: bytes,
         status: str,
-        event: Mapping[str, str],
+        event: StoredEvent,
         ttl_seconds: int,
         pending: str = "",
     ) -> bool:
         """Store a new game at version 1 with its creation event; False if the id exists."""
         keys = [game_key(game_id), events_key(game_id)]
-        args = [state, status, meta.to_json(), str(ttl_seconds), pending, *_flatten(event)]
+        args = [state, status, meta.to_json(), str(ttl_seconds), pending, *event.fields()]
         return bool(await self._create(keys=keys, args=args))
 
     async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
@@ -279,7 +268,7 @@ class GameStore:
         expected_version: int,
         state: bytes,
         status: str,
-        event: Mapping[str, str],
+        event: StoredEvent,
         *,
         request_id: str,
         fingerprint: str,
@@ -305,7 +294,7 @@ class GameStore:
             str(key_ttl),
             status,
             pending,
-            *_flatten(event),
+            *event.fields(),
         ]
         kind_raw, payload = await self._run_apply(keys, args)
         kind = kind_raw.decode()
@@ -365,10 +354,10 @@ class GameStore:
 
 def _decode_entry(entry_id: bytes, fields: Mapping[bytes, bytes]) -> StoredEvent:
     version = int(entry_id.split(b"-", 1)[0])
-    return StoredEvent(version, {k.decode(): v.decode() for k, v in fields.items()})
+    return StoredEvent.from_fields(version, {k.decode(): v.decode() for k, v in fields.items()})
 
 
 def decode_live(payload: bytes) -> StoredEvent:
     """An event as published on the game's live channel (``[version, name, value, ...]``)."""
     items = orjson.loads(payload)
-    return StoredEvent(int(items[0]), dict(zip(items[1::2], items[2::2], strict=True)))
+    return StoredEvent.from_fields(int(items[0]), dict(zip(items[1::2], items[2::2], strict=True)))

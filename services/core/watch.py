@@ -54,15 +54,13 @@ SUBSCRIBE_TIMEOUT_SECONDS = 5.0
 SUBSCRIBE_CHUNK = 500
 
 
-def is_own(event: StoredEvent, seat: str) -> bool:
-    """True for an event of ``seat``'s own decision (``seat`` as the stored ``s``
-    field's text) that is not the final one: what a watcher skipping its own
-    events leaves out."""
-    fields = event.fields
-    return fields["s"] == seat and fields["st"] != "FINISHED"
+def is_own(event: StoredEvent, seat: int) -> bool:
+    """True for an event of ``seat``'s own decision that is not the final one:
+    what a watcher skipping its own events leaves out."""
+    return event.seat == seat and not event.finished
 
 
-def _without_own(events: list[StoredEvent], seat: str | None) -> list[StoredEvent]:
+def _without_own(events: list[StoredEvent], seat: int | None) -> list[StoredEvent]:
     return events if seat is None else [e for e in events if not is_own(e, seat)]
 
 
@@ -76,9 +74,8 @@ class _Feed:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.channel = live_channel(game_id).encode()
-        #: Each watcher's queue -> the seat whose own events it skips (the
-        #: ``s`` field's text), or None.
-        self.queues: dict[asyncio.Queue[Batch], str | None] = {}
+        #: Each watcher's queue -> the seat whose own events it skips, or None.
+        self.queues: dict[asyncio.Queue[Batch], int | None] = {}
         self.cursor = 0
         #: Set once the subscription is confirmed and the cursor is fixed.
         self.ready = asyncio.Event()
@@ -257,7 +254,7 @@ class EventHub:
         """
         if self.closed:
             raise HubClosed()
-        skipped = None if skip_seat is None else str(skip_seat)
+        skipped = skip_seat
         queue: asyncio.Queue[Batch] = asyncio.Queue()
         feed = self.feeds.get(game_id)
         if feed is None:

@@ -8,6 +8,7 @@ from services.core.game_service import GameSpec
 from services.registry import by_name
 from services.skygarden import catalogue
 from services.skygarden.rules import ENGINE
+from services.skygarden.servicer import SkyGardenService
 
 #: The game's name, proto service and port, from the registry.
 IDENTITY = by_name("skygarden")
@@ -22,4 +23,5 @@ SPEC = GameSpec(
     grpc_module=service_pb2_grpc,
     view_parts_are_values=True,
     catalogue=catalogue.build,
+    servicer=SkyGardenService,
 )

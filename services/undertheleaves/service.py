@@ -10,6 +10,7 @@ from services.core.game_service import GameSpec
 from services.registry import by_name
 from services.undertheleaves import catalogue
 from services.undertheleaves.rules import ENGINE
+from services.undertheleaves.servicer import UnderTheLeavesService
 
 
 def adapt_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -36,4 +37,5 @@ SPEC = GameSpec(
     view_parts_are_values=True,
     view_parts_shared=True,
     catalogue=catalogue.build,
+    servicer=UnderTheLeavesService,
 )

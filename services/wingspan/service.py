@@ -8,6 +8,7 @@ from services.core.game_service import GameSpec
 from services.registry import by_name
 from services.wingspan import catalogue
 from services.wingspan.rules import ENGINE
+from services.wingspan.servicer import WingspanService
 
 #: The game's name, proto service and port, from the registry.
 IDENTITY = by_name("wingspan")
@@ -25,4 +26,5 @@ SPEC = GameSpec(
     # (bench/apply_breakdown.py, "view bytes" against its plain twin).
     view_parts_are_values=False,
     catalogue=catalogue.build,
+    servicer=WingspanService,
 )

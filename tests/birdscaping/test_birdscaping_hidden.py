@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
 from birdscaping_helpers import act, all_cards_accounted, make, same_game_other_secrets
@@ -19,7 +18,7 @@ from services.birdscaping.rules import ENGINE
 from services.birdscaping.rules.cards import ID, N_CARDS
 from services.birdscaping.rules.state import PLAY, State
 from services.core.engine import Rng
-from services.core.game_service import GameServicer
+from services.core.game_context import preview_scores
 
 OBSERVERS = {1: (0, None), 2: (0, 1, None)}
 
@@ -40,9 +39,8 @@ def positions(players: int, seed: int, every: int = 3) -> Iterator[State]:
 
 
 def previews(s: State, seat: int) -> list[int]:
-    """The score previews the service computes (GameServicer._preview_scores)."""
-    servicer = SimpleNamespace(engine=ENGINE)
-    return GameServicer._preview_scores(servicer, "game", 7, s, seat, ENGINE.legal(s, seat))
+    """The score previews the service computes (services.core.game_context.preview_scores)."""
+    return preview_scores(ENGINE, "game", 7, s, seat, ENGINE.legal(s, seat))
 
 
 def _lists(s: State) -> list[list[object]]:

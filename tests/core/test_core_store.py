@@ -7,6 +7,7 @@ import asyncio
 import pytest
 import redis
 
+from services.core.events import StoredEvent
 from services.core.store import GameMeta, GameStore, connect, events_key, game_key
 
 
@@ -14,9 +15,9 @@ def _meta() -> GameMeta:
     return GameMeta("g", 2, 1, {}, ["a", "b"], ["h0", "h1"])
 
 
-def _event(label: str) -> dict[str, str]:
-    return {"s": "0", "k": "k", "a": "[]", "l": label, "x": "0", "p": "", "t": "0",
-            "st": "IN_PROGRESS", "ta": "0"}  # fmt: skip
+def _event(label: str) -> StoredEvent:
+    """An event of seat 0 (the store numbers it: its version here is not stored)."""
+    return StoredEvent(0, 0, "k", "[]", label, False, "", 0, "IN_PROGRESS", (0,))
 
 
 async def _scenario(url: str) -> None:

@@ -9,14 +9,15 @@ import contextlib
 import pytest
 import redis
 
+from services.core.events import StoredEvent
 from services.core.redis_server import start_local_redis
 from services.core.store import GameMeta, GameStore, connect
 from services.core.watch import EventHub, HubClosed
 
 
-def _event(label: str) -> dict[str, str]:
-    return {"s": "0", "k": "k", "a": "[]", "l": label, "x": "0", "p": "", "t": "0",
-            "st": "IN_PROGRESS", "ta": "0"}  # fmt: skip
+def _event(label: str) -> StoredEvent:
+    """An event of seat 0 (the store numbers it: its version here is not stored)."""
+    return StoredEvent(0, 0, "k", "[]", label, False, "", 0, "IN_PROGRESS", (0,))
 
 
 async def _scenario(url: str) -> None:

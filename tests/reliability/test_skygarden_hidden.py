@@ -29,7 +29,7 @@ ALL_CARDS = set(range(len(D.EVENT_IDS)))
 
 def previews(state: GameState, seat: int, seed: int) -> list[int]:
     """The seat's total after each of its legal actions, simulated as the service
-    does (game_service._preview_scores): on one determinized copy."""
+    does (game_context.preview_scores): on one determinized copy."""
     sample = ENGINE.encode(ENGINE.determinize(state, seat, Rng(seed)))
     totals = []
     for action in ENGINE.legal(state, seat):

@@ -8,12 +8,11 @@ setup. No decision is secret and no two seats decide at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
 
 from services.core.engine import Rng
-from services.core.game_service import GameServicer
+from services.core.game_context import preview_scores
 from services.undertheleaves.rules import ENGINE
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.catalogue import BAG_SIZE, GARDEN_TILES, MARKET_SIZE
@@ -36,9 +35,8 @@ def positions(games: int, every: int = 5) -> Iterator[st.State]:
 
 
 def previews(state: st.State, seat: int) -> list[int]:
-    """The score previews the service computes (GameServicer._preview_scores)."""
-    servicer = SimpleNamespace(engine=ENGINE)
-    return GameServicer._preview_scores(servicer, "game", 3, state, seat, ENGINE.legal(state, seat))
+    """The score previews the service computes (services.core.game_context.preview_scores)."""
+    return preview_scores(ENGINE, "game", 3, state, seat, ENGINE.legal(state, seat))
 
 
 def test_determinize_redraws_the_bag_from_the_unseen_tiles_only() -> None:
