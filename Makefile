@@ -58,7 +58,8 @@ TIERS := $(PY) tools/test_tiers.py --workers $(TEST_WORKERS)
 test: proto
 	$(TIERS) $(PYTEST_ARGS)
 
-test-fast: test-unit
+test-fast: proto
+	$(TIERS) --only unit --no-slow $(PYTEST_ARGS)
 
 test-unit: proto
 	$(TIERS) --only unit $(PYTEST_ARGS)
