@@ -39,13 +39,13 @@ $(GEN_STAMP): $(STAMP) $(PROTOS) $(REGISTRY) tools/gen_protos.py
 
 proto: $(GEN_STAMP)
 
-# The web app is built first when Node.js 20+ and npm are there (make web: only
+# The web app is built first when Node.js 20.19+ and npm are there (make web: only
 # what is stale); the launcher serves web/dist and prints its address.
-NODE_OK := command -v npm >/dev/null 2>&1 && node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null
+NODE_OK := command -v npm >/dev/null 2>&1 && node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null
 
 run: proto
 	@if $(NODE_OK); then $(MAKE) --no-print-directory web || echo "web: the build failed; the web app is served only if an earlier build exists"; \
-	else echo "web: skipped (building the web app needs Node.js 20 or later and npm)"; fi
+	else echo "web: skipped (building the web app needs Node.js 20.19 or later and npm)"; fi
 	$(PY) -m services.launcher
 
 # The tiers (tests/README.md): unit (unmarked), service, e2e. `make test` runs
@@ -93,9 +93,12 @@ bench: proto
 clean:
 	rm -rf $(GEN) $(VENV) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/.proto-deps
 
-# The games' service.proto files come from one template and the registry (committed output).
+# Written from the registry (committed output): the games' service.proto files (one
+# template), the deployment's per-game parts and the web app's registry module.
 service-protos: $(STAMP) $(REGISTRY)
 	$(PY) tools/gen_service_protos.py
+	$(PY) tools/gen_deploy.py
+	$(PY) tools/gen_web_registry.py
 
 # The web frontend (web/): npm dependencies installed only when the lockfile
 # changed, the static build in web/dist rebuilt only when its sources, the

@@ -15,7 +15,7 @@ import sys
 
 def main() -> int:
     """Run the engine, service, breakdown, tournament, bot strength, Watch,
-    reliability and browser-port benchmarks in turn."""
+    reliability, browser-port and expiry benchmarks in turn."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
@@ -29,6 +29,10 @@ def main() -> int:
         ["bench.watch_scale", *(["--streams", "1000"] if args.quick else [])],
         ["bench.reliability", *(["--races", "20", "--retries", "20"] if args.quick else [])],
         ["bench.browser_port", "--seconds", seconds, *(["--rounds", "1"] if args.quick else [])],
+        [
+            "bench.expiry_lateness",
+            *(["--games", "1000", "--move-seconds", "5"] if args.quick else []),
+        ],
     ]
     for run in runs:
         print(f"== python -m {' '.join(run)}", flush=True)

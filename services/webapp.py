@@ -61,7 +61,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 def missing_build(dist: Path = WEB_DIST) -> str | None:
     """Why ``dist`` cannot be served (no ``index.html``), or None when it can."""
     if not (dist / "index.html").is_file():
-        return f"{dist.name}/index.html is missing (make web builds it; it needs Node.js 20+)"
+        return f"{dist.name}/index.html is missing (make web builds it; it needs Node.js 20.19+)"
     return None
 
 

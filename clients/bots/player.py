@@ -35,11 +35,14 @@ from typing import Any
 import grpc
 from roost.common.v1 import common_pb2
 
+from clients.bots.clock import TIME_LEFT_MS, SeatClock
 from clients.bots.policies import Policy
 from clients.rpc import metadata, retryable
 from clients.stats import RpcStats
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
+#: Statuses of a game that takes no more decisions (an aborted game is over too).
+OVER = (FINISHED, common_pb2.GAME_STATUS_ABORTED)
 CALL_TIMEOUT = 30.0
 DEFAULT_RETRY_SECONDS = 600.0
 MAX_STALE_RETRIES = 50
@@ -116,6 +119,8 @@ class SeatBot:
         self.retry_seconds = bot_retry_seconds() if retry_seconds is None else retry_seconds
         #: Stop after this long without any event of the game (None: never).
         self.idle_seconds = idle_seconds
+        #: The seat's clock as the latest event showed it (timed games).
+        self.clock = SeatClock()
 
     async def _call(self, method: str, request: Any) -> Any:
         """A unary call retried with backoff (Apply keeps its request id, so it is safe)."""
@@ -167,6 +172,7 @@ class SeatBot:
             view = state.view
         while actions:
             before = await self._own_score() if self.policy.wants_feedback else 0
+            TIME_LEFT_MS.set(self.clock.left())
             choice = self.policy.choose(actions, view)
             request = self.m.ApplyRequest(
                 game_id=self.game_id,
@@ -189,8 +195,11 @@ class SeatBot:
             if self.policy.wants_feedback:
                 self.policy.learn(actions[choice], await self._own_score() - before)
             self.known_version = max(self.known_version, reply.version)
-            if reply.status == FINISHED:
+            if reply.status in OVER:
                 return False
+            self.clock.update(
+                reply.event.clock if reply.event.HasField("clock") else None, self.seat
+            )
             version, actions = reply.version, reply.next_actions
             view = reply.view if self.policy.wants_view else None
         return True
@@ -222,9 +231,10 @@ class SeatBot:
                     event = item.event
                     last = max(last, event.version)
                     backoff.reset()
-                    if event.status == FINISHED:
+                    if event.status in OVER:
                         self.result.finished = True
                         return self.result
+                    self.clock.update(event.clock, self.seat)
                     if event.version < self.known_version or self.seat not in event.to_act:
                         continue
                     offered = (event.version, item.legal) if item.legal else None

@@ -23,12 +23,15 @@ from clients.registry import ServiceInfo
 from clients.rpc import CliError, Exit, Retry, channel, explain, metadata, retryable
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
+#: Statuses of a game that takes no more decisions.
+OVER = (FINISHED, common_pb2.GAME_STATUS_ABORTED)
 CALL_TIMEOUT = 15.0
 HELP = (
     "Enter the number of a choice to play it (a choice ending in › narrows the list: "
     "pick a spot, then a rotation; add birds one at a time, then done). Type words to "
     "filter the list (e.g. `heron` or `spot (1, 2)`); - = all choices again. Other keys: "
-    "b = draw the board, s = scores, q = leave (the game goes on without you), ? = this help."
+    "b = draw the board, s = scores, t = your clock, resign = resign the game, "
+    "q = leave (the game goes on without you), ? = this help."
 )
 
 
@@ -98,7 +101,7 @@ class InteractivePlayer:
             )
             try:
                 while True:
-                    if state.status == FINISHED:
+                    if state.status in OVER:
                         self._final(state)
                         return Exit.OK
                     if self.seat in state.to_act:
@@ -149,10 +152,24 @@ class InteractivePlayer:
             raise _Leave(Exit.INPUT_ENDED)
         return line.strip()
 
+    def _clock_line(self) -> str:
+        """The seat's time left for its decision, from the clock's server time."""
+        state = self._state()
+        if not state.HasField("clock"):
+            return "This game has no clock."
+        mine = state.clock.seats[self.seat] if self.seat < len(state.clock.seats) else None
+        if mine is None or not mine.running:
+            return "Your clock is not running."
+        left = max(mine.deadline_ms - state.clock.server_time_ms, 0) / 1000
+        bank = f" (bank {mine.bank_ms / 1000:.1f} s)" if mine.bank_ms else ""
+        return f"Your clock: {left:.1f} s left for this decision as of the last move{bank}."
+
     def _turn(self, state: Any) -> None:
         legal = self._call("Legal", self.m.LegalRequest(game_id=self.game_id))
         version, actions, view = legal.version, list(legal.actions), state.view
         self._draw(view, actions)
+        if state.HasField("clock"):
+            self.console.print(self._clock_line())
         while actions:
             menu = Menu(choices_of(self.info.name, actions, view, self.catalogue))
             choice = self._read_choice(menu, view, actions)
@@ -176,7 +193,7 @@ class InteractivePlayer:
                     return
                 raise explain(error, f"{self.info.title} service", self.address) from error
             self.console.print(f"[bold]You:[/bold] {choice.label}")
-            if reply.status == FINISHED:
+            if reply.status in OVER:
                 return
             version, actions, view = reply.version, list(reply.next_actions), reply.view
             if actions:
@@ -217,6 +234,17 @@ class InteractivePlayer:
                 if command in ("s", "score", "scores"):
                     self._scores()
                     continue
+                if command in ("t", "time", "clock"):
+                    self.console.print(self._clock_line())
+                    continue
+                if command == "resign":
+                    try:
+                        self._call("Resign", self.m.ResignRequest(game_id=self.game_id))
+                    except grpc.RpcError as error:
+                        self.console.print(f"[red]Refused:[/red] {error.details()}")
+                        continue
+                    self.console.print("You resigned.")
+                    raise _Leave(Exit.OK)
                 if command in ("-", "back", "all"):
                     menu.reset()
                     break
@@ -256,7 +284,7 @@ class InteractivePlayer:
                     event = item.event
                     last = max(last, event.version)
                     self.console.print(render.event_line(event, self.names))
-                    if event.status == FINISHED or self.seat in event.to_act:
+                    if event.status in OVER or self.seat in event.to_act:
                         return
                 # The stream ended without anything for us: look at the state again.
                 return

@@ -68,7 +68,11 @@ def show(report: dict[str, Any], console: Console) -> None:
     console.print(errors)
 
     bots = Table(title="Bots", box=box.SIMPLE_HEAVY, title_justify="left")
-    for column in ("bot", "seats", "wins", "win rate", "mean score", "mu", "sigma", "ordinal"):
+    timed = bool(report.get("time_control"))
+    columns = ["bot", "seats", "wins", "win rate", "mean score", "mu", "sigma", "ordinal"]
+    if timed:
+        columns += ["timeouts", "forfeits"]
+    for column in columns:
         bots.add_column(column, justify="left" if column == "bot" else "right")
     for kind, row in report["bots_summary"].items():
         bots.add_row(
@@ -80,6 +84,7 @@ def show(report: dict[str, Any], console: Console) -> None:
             f"{row['mu']:.2f}",
             f"{row['sigma']:.2f}",
             f"{row['ordinal']:.2f}",
+            *((str(row["timeouts"]), str(row["forfeits"])) if timed else ()),
         )
     console.print(bots)
     if report["via_matchmaker"] and len(report["bots"]) > 1:

@@ -28,12 +28,14 @@ from typing import Any
 
 import grpc
 from openskill.models import PlackettLuce
+from roost.common.v1 import common_pb2
 
 from clients import registry
 from clients.bots.pool import BotPool, BotSeat
 from clients.games import new_game_request
 from clients.rpc import CliError, Exit, aio_channel
 from clients.stats import RpcStats, percentile
+from clients.tournament.clock import parse_time_control
 
 
 @dataclass
@@ -51,6 +53,8 @@ class TournamentConfig:
     seed: int = 0
     options_json: str = ""
     game_timeout: float = 300.0
+    #: The games' clock (``--time-control``, see :mod:`clients.tournament.clock`); "" untimed.
+    time_control: str = ""
 
 
 @dataclass
@@ -63,6 +67,10 @@ class GameOutcome:
     ranks: dict[int, int]
     winners: list[int]
     seconds: float
+    #: Per seat: decisions the house bot made for it on a timeout.
+    timeouts: dict[int, int] = field(default_factory=dict)
+    #: Seats that forfeited on time (GAME_ENDING_TIMEOUT, or left under the forfeit policy).
+    forfeits: list[int] = field(default_factory=list)
 
     @property
     def head_to_head(self) -> bool:
@@ -87,6 +95,8 @@ class Results:
         model = PlackettLuce()
         ratings = {k: model.rating(name=k) for k in self.config.bots}
         seats: dict[str, int] = defaultdict(int)
+        timeouts: dict[str, int] = defaultdict(int)
+        forfeits: dict[str, int] = defaultdict(int)
         wins: dict[str, int] = defaultdict(int)
         points: dict[str, int] = defaultdict(int)
         for outcome in self.outcomes:
@@ -95,6 +105,8 @@ class Results:
                 kind = outcome.kinds[seat]
                 seats[kind] += 1
                 points[kind] += outcome.totals.get(seat, 0)
+                timeouts[kind] += outcome.timeouts.get(seat, 0)
+                forfeits[kind] += seat in outcome.forfeits
                 if seat in outcome.winners:
                     wins[kind] += 1
             if len(order) < 2:
@@ -128,6 +140,8 @@ class Results:
                 "mu": round(r.mu, 3),
                 "sigma": round(r.sigma, 3),
                 "ordinal": round(r.mu - 3 * r.sigma, 3),
+                "timeouts": timeouts[kind],
+                "forfeits": forfeits[kind],
             }
         return table
 
@@ -144,6 +158,7 @@ class Results:
             "games_finished": finished,
             "concurrency": c.concurrency,
             "bots": list(c.bots),
+            "time_control": c.time_control,
             "via_matchmaker": c.via_matchmaker,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(finished / seconds, 3),
@@ -208,6 +223,10 @@ class Tournament:
         self.results = Results(config)
         self.pool = BotPool(self.results.stats, seed=config.seed or None)
         self.on_game = on_game or (lambda _o: None)
+        try:
+            self.time_control = parse_time_control(config.time_control)
+        except ValueError as exc:
+            raise CliError(str(exc), Exit.USAGE) from exc
 
     async def run(self) -> Results:
         """Play every game; returns the measurements."""
@@ -250,6 +269,8 @@ class Tournament:
                 names=[f"{kinds[s]}-{s}" for s in range(self.c.players)],
                 options_json=self.c.options_json,
             )
+            if self.time_control is not None:
+                request.common.time_control.CopyFrom(self.time_control)
             created = await self.results.stats.timed(
                 "NewGame", lambda: stub.NewGame(request, timeout=30)
             )
@@ -282,6 +303,19 @@ class Tournament:
         board = reply.scoreboard
         if not board.final:
             raise RuntimeError(f"game {game_id} did not finish")
+        timeouts: dict[int, int] = {}
+        if self.time_control is not None:
+            state = await self.results.stats.timed(
+                "GetState",
+                lambda: stub.GetState(self.messages.GetStateRequest(game_id=game_id), timeout=30),
+            )
+            timeouts = {c.seat: c.timeouts for c in state.clock.seats}
+        forfeited = (
+            list(board.left_seats)
+            if self.time_control is not None
+            and self.time_control.on_timeout != common_pb2.TIMEOUT_POLICY_HOUSE_BOT
+            else []
+        )
         outcome = GameOutcome(
             game_id=game_id,
             kinds=kinds,
@@ -289,6 +323,8 @@ class Tournament:
             ranks={s.seat: s.rank for s in board.seats},
             winners=list(board.winners),
             seconds=time.perf_counter() - started,
+            timeouts=timeouts,
+            forfeits=forfeited,
         )
         self.results.outcomes.append(outcome)
         self.on_game(outcome)
@@ -358,6 +394,7 @@ class Tournament:
                         player_counts=[self.c.players],
                         options_json=self.c.options_json,
                         party=[pb.Player(player_id=f"bot:{kind}", name=f"{kind} bot")],
+                        time_control=self.time_control,
                     ),
                     timeout=30,
                 ),

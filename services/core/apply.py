@@ -28,7 +28,6 @@ pipeline finds out.
 from __future__ import annotations
 
 import hashlib
-import time
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -37,14 +36,17 @@ import grpc
 
 from services.core import errors
 from services.core import pending as pending_rule
-from services.core.convert import args_to_json, field_wire
+from services.core.convert import args_to_json
 from services.core.engine import Action, IllegalAction
 from services.core.events import StoredEvent, status_name, status_value
 from services.core.game_context import GameContext, checked_game_id, preview_scores
+from services.core.lifecycle import writes as lifecycle
+from services.core.lifecycle.record import Life
 from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_FINISHED
 from services.core.requests import ApplyRequest
 from services.core.store import FINGERPRINT_LENGTH, ApplyOutcome, GameMeta
+from services.core.wire import field_wire
 
 MAX_REQUEST_ID = 128
 
@@ -59,7 +61,7 @@ class AlreadyApplied(Exception):
         self.reply = reply
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ApplyCall:
     """An Apply request whose fields are valid, with the caller's seat."""
 
@@ -73,7 +75,7 @@ class ApplyCall:
     fingerprint: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Base:
     """The version a decision applies to, as loaded."""
 
@@ -83,9 +85,11 @@ class Base:
     cached_state: Any = None
     #: Else the stored engine bytes.
     encoded: bytes = b""
+    #: The stored lifecycle record, when read with the stored game.
+    life: Life | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Move:
     """A decision played: the new version and what follows from it."""
 
@@ -100,6 +104,8 @@ class Move:
     #: The acting seat's next legal actions, and their score previews when asked.
     next_legal: list[Action] | None
     previews: list[int] | None
+    #: The lifecycle record after the decision (clocks charged, caps counted).
+    life: Life
 
 
 class ApplyPipeline:
@@ -193,7 +199,8 @@ class ApplyPipeline:
         if stored is None:
             raise errors.not_found(call.game_id)
         pending = pending_rule.decode(stored.pending, stored.version)
-        return Base(stored.version, pending, encoded=stored.state)
+        life = Life.from_json(stored.life, call.meta.players)
+        return Base(stored.version, pending, encoded=stored.state, life=life)
 
     # ----------------------------------------------------------- check version
 
@@ -219,7 +226,12 @@ class ApplyPipeline:
         state = base.cached_state if from_cache else self.engine.decode(base.encoded)
         seat = call.seat
         to_act_before = [] if self.engine.is_over(state) else self.engine.to_act(state)
+        life_before = base.life or await self.game.lifecycle.life_at(
+            call.game_id, call.meta, base.version
+        )
+        now_ms = lifecycle.now_ms()  # the write's server time: every clock is charged by it
         try:
+            self.game.lifecycle.check_decision(life_before, seat, now_ms)
             action = self._decide(call, base.version, state, to_act_before)
         except errors.ServiceError:
             if from_cache:
@@ -240,6 +252,11 @@ class ApplyPipeline:
             ) from exc
         finished = self.engine.is_over(state)
         to_act = [] if finished else self.engine.to_act(state)
+        life = self.game.lifecycle.after_decision(
+            life_before, state, seat, to_act, finished, now_ms
+        )
+        if life.ending and not finished:  # a cap ended the game (lifecycle/progress.py)
+            finished, to_act = True, []
         version = base.version + 1
         legal_after: dict[int, list[Action]] = {}
         if seat in to_act:
@@ -258,20 +275,22 @@ class ApplyPipeline:
         if next_legal and call.request.with_score_preview:
             previews = preview_scores(self.engine, call.game_id, version, state, seat, next_legal)
         event = StoredEvent(
-            version=version,
-            seat=seat,
-            kind=action.kind,
-            args_json=args_to_json(action),
-            label=action.label,
-            secret=action.secret,
-            public_label=action.public_label,
-            time_ms=int(time.time() * 1000),
-            status=status_name(finished),
-            to_act=tuple(to_act),
+            version,
+            seat,
+            action.kind,
+            args_to_json(action),
+            action.label,
+            action.secret,
+            action.public_label,
+            now_ms,
+            status_name(finished),
+            tuple(to_act),
+            lifecycle.event_life(life),
         )
         return Move(
-            version, state, finished, to_act, legal_after, pending, event, next_legal, previews
-        )
+            version, state, finished, to_act, legal_after, pending, event, next_legal, previews,
+            life,
+        )  # fmt: skip
 
     def _decide(self, call: ApplyCall, version: int, state: Any, to_act: list[int]) -> Action:
         """The engine action the request names, or the reason it cannot apply
@@ -315,7 +334,7 @@ class ApplyPipeline:
             event={
                 "version": move.version, "seat": call.seat, "kind": event.kind,
                 "label": event.label, "time_ms": event.time_ms, "status": status,
-                "to_act": move.to_act,
+                "to_act": move.to_act, "clock": move.life.clock(),
             },
         ).SerializeToString()  # fmt: skip
         if not call.request.omit_view:
@@ -351,6 +370,9 @@ class ApplyPipeline:
             request_ttl=settings.request_ttl_seconds,
             key_ttl=settings.game_ttl_seconds if move.finished else settings.idle_ttl_seconds,
             pending=pending_rule.encode(move.pending, move.version),
+            game=self.game.spec.name,
+            life=move.life.to_json(),
+            deadline=lifecycle.deadline_arg(move.life),
         )
 
     # ----------------------------------------------------------------- publish
@@ -362,6 +384,7 @@ class ApplyPipeline:
         game = self.game
         if not move.finished:  # a finished game takes no more Applies: its reads decode
             game.state_cache.put(call.game_id, (move.version, move.state, move.pending))
+            game.lifecycle.remember(call.game_id, move.version, move.life)
         for other, actions in move.legal_after.items():
             game.legal_cache.put(f"{call.game_id}:{move.version}:{other}", actions)
         if move.previews is not None:

@@ -18,14 +18,18 @@ from google.protobuf.message import Message
 from services.core import errors
 from services.core import pending as pending_rule
 from services.core.config import Settings
-from services.core.convert import ActionCodec, ViewWire, field_wire, view_to_proto
+from services.core.convert import ActionCodec, view_to_proto
 from services.core.engine import Action, Engine, Rng
+from services.core.lifecycle.record import Life
+from services.core.lifecycle.writes import Lifecycle
 from services.core.logging import bind
 from services.core.requests import GameRequest
 from services.core.spec import GameSpec
 from services.core.store import GameMeta, GameStore
 from services.core.tokens import TOKEN_METADATA_KEY, seat_for_token
+from services.core.view_wire import ViewWire
 from services.core.watch import EventHub
+from services.core.wire import field_wire
 
 CACHE_SIZE = 4096
 
@@ -92,7 +96,7 @@ class GameContext:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
-        self.hub = EventHub(store)
+        self.hub = EventHub(store, max_behind=settings.watch_max_behind)
         self.legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
         # The repeated LegalAction field of each response that carries a legal list.
         self.legal_fields = {
@@ -111,6 +115,8 @@ class GameContext:
         # (game_id, version, seat) -> legal actions; "...:preview" -> score previews
         self.legal_cache = Lru(CACHE_SIZE)
         self.view_cache = Lru(CACHE_SIZE // 2)
+        #: Clocks, leavers, endings and caps (services/core/lifecycle/).
+        self.lifecycle = Lifecycle(self)
 
     # ------------------------------------------------------------- the caller
 
@@ -160,6 +166,18 @@ class GameContext:
         being decoded again."""
         version, state, status, _pending = await self.load_with_epochs(game_id, meta)
         return version, state, status
+
+    async def load_with_life(self, game_id: str, meta: GameMeta) -> tuple[int, Any, str, Life]:
+        """As :meth:`load`, with the version's lifecycle record (the same read)."""
+        stored = await self.store.load(game_id, meta)
+        if stored is None:
+            self.meta_cache.pop(game_id, None)
+            raise errors.not_found(game_id)
+        life = Life.from_json(stored.life, meta.players)
+        cached = self.state_cache.get(game_id)
+        if cached is not None and cached[0] == stored.version:
+            return stored.version, cached[1], stored.status, life
+        return stored.version, self.engine.decode(stored.state), stored.status, life
 
     async def load_with_epochs(
         self, game_id: str, meta: GameMeta

@@ -9,7 +9,10 @@ to one of the shared parts:
 * Apply: :class:`~services.core.apply.ApplyPipeline` (its steps read top to bottom);
 * NewGame: :func:`~services.core.new_game.new_game`;
 * GetState, Legal, Score, GetLog, GetCatalogue: :class:`~services.core.reads.GameReads`;
-* Watch: :class:`~services.core.watching.WatchStreams`.
+* Watch: :class:`~services.core.watching.WatchStreams`;
+* Resign, Abort, OfferRematch, AcceptRematch: :class:`~services.core.lifecycle.rpcs.LifecycleRpcs`
+  (inherited), and every process's expiry poller
+  (:class:`~services.core.lifecycle.expiry.ExpiryPoller`, started with the server).
 
 They share one :class:`~services.core.game_context.GameContext` (engine,
 store, caller's seat, caches).
@@ -25,6 +28,8 @@ from services.core import decoding
 from services.core.apply import ApplyPipeline
 from services.core.config import Settings
 from services.core.game_context import GameContext
+from services.core.lifecycle.expiry import ExpiryPoller
+from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
 from services.core.spec import GameSpec
 from services.core.store import GameStore
@@ -40,7 +45,7 @@ __all__ = [
 ]
 
 
-class GameServicer:
+class GameServicer(LifecycleRpcs):
     """The shared part of a game's servicer: its Apply pipeline, reads and
     Watch streams over one :class:`GameContext`.
 
@@ -57,6 +62,8 @@ class GameServicer:
         self.pipeline = ApplyPipeline(self.game)
         self.reads = GameReads(self.game)
         self.watching = WatchStreams(self.game)
+        #: Fires this game's due deadlines, as every replica does (lifecycle/expiry.py).
+        self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:
@@ -100,3 +107,4 @@ def add_to_server(spec: GameSpec, servicer: GameServicer, server: grpc.aio.Serve
         (grpc.method_handlers_generic_handler(spec.service_name, handlers),)
     )
     server.add_registered_method_handlers(spec.service_name, handlers)
+    servicer.expiry.start()  # every replica polls its game's deadlines

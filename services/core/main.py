@@ -35,7 +35,7 @@ def run_game_service(spec: GameSpec) -> None:
             settings,
             lambda server: add_to_server(spec, servicer, server),
             probe=servicer.store.ping,
-            drain_hooks=(servicer.hub.close,),
+            drain_hooks=(servicer.hub.close, servicer.expiry.stop),
             browser_apps=(game_connect_app(spec, servicer),),
         )
 

@@ -18,8 +18,10 @@ from roost.common.v1 import common_pb2
 
 from services.core import errors
 from services.core.convert import scoreboard_to_proto
-from services.core.events import status_value
+from services.core.events import OVER, status_value
 from services.core.game_context import GameContext
+from services.core.lifecycle import ending as lifecycle_ending
+from services.core.lifecycle.writes import KINDS as LIFECYCLE_KINDS
 from services.core.requests import GameRequest, GetCatalogueRequest, GetLogRequest, LegalRequest
 
 
@@ -66,12 +68,13 @@ class GameReads:
         """The game's current version as the caller (a seat, or a spectator) sees it."""
         game = self.game
         game_id, meta, seat = await game.caller(request, context, token_required=False)
-        version, state, status = await game.load(game_id, meta)
+        version, state, status, life = await game.load_with_life(game_id, meta)
         response = game.m.GetStateResponse(
             game_id=game_id,
             version=version,
             status=status_value(status),
-            to_act=game.engine.to_act(state),
+            to_act=[] if status in OVER else game.engine.to_act(state),
+            clock=life.clock(),
             viewer_seat=-1 if seat is None else seat,
             seats=[common_pb2.Seat(seat=i, name=n) for i, n in enumerate(meta.seat_names)],
         )
@@ -83,19 +86,20 @@ class GameReads:
         game = self.game
         game_id, meta, seat = await game.caller(request, context, token_required=True)
         assert seat is not None
-        version, state, _status = await game.load(game_id, meta)
+        version, state, status = await game.load(game_id, meta)
         response = game.m.LegalResponse(version=version)
-        game.fill_legal(response, game_id, version, state, seat, request.with_score_preview)
+        if status not in OVER:  # a game ended early (resign, timeout, a cap) has none
+            game.fill_legal(response, game_id, version, state, seat, request.with_score_preview)
         return response
 
     async def score(self, request: GameRequest, context: grpc.aio.ServicerContext) -> Message:
         """The scoreboard at the current version."""
         game = self.game
         game_id, meta, _seat = await game.caller(request, context, token_required=False)
-        version, state, _status = await game.load(game_id, meta)
-        return game.m.ScoreResponse(
-            version=version, scoreboard=scoreboard_to_proto(game.engine.score(state))
-        )
+        version, state, status, life = await game.load_with_life(game_id, meta)
+        board = scoreboard_to_proto(lifecycle_ending.adjust(game.engine.score(state), life))
+        lifecycle_ending.fill_proto(board, life, status in OVER)
+        return game.m.ScoreResponse(version=version, scoreboard=board)
 
     async def get_log(self, request: GetLogRequest, context: grpc.aio.ServicerContext) -> Message:
         """The events after ``from_version`` (at most ``limit``), each with its
@@ -109,10 +113,10 @@ class GameReads:
         for stored in await game.store.events(game_id, request.from_version, request.limit):
             event = stored.to_proto(seat)
             entry = game.m.LogEntry(event=event)
-            if not event.redacted and event.seat >= 0:
+            if not event.redacted and event.seat >= 0 and event.kind not in LIFECYCLE_KINDS:
                 entry.action.CopyFrom(game.codec.from_args_json(stored.kind, stored.args_json))
             entries.append(entry)
-        finished = status == "FINISHED"
+        finished = status in OVER
         return game.m.GetLogResponse(
             entries=entries,
             version=version,

@@ -6,7 +6,13 @@ Redis Cluster slot:
 * ``roost:{id}:game``   hash: ``version``, ``state`` (engine bytes), ``status``,
   ``meta`` (JSON: game, players, seed, options, seat names, token hashes),
   ``pending`` (JSON: the decision epoch of every seat asked to decide, see
-  services/core/pending.py).
+  services/core/pending.py), ``life`` (JSON: the clock, the seats that left,
+  the ending and the decision counters, see services/core/lifecycle/record.py).
+* ``roost:deadlines:<game>`` sorted set (no hash tag: one per game type, shared
+  by every game of that type): game id -> the game's next deadline in server
+  milliseconds, written by the same script as the version it belongs to and
+  polled by every replica (services/core/lifecycle/expiry.py). Only games
+  that ever had a deadline (timed, or with a seat that left) are in it.
 * ``roost:{id}:events`` stream: one entry per version, with the explicit
   stream id ``<version>-0`` so a reader resumes from any version.
 * ``roost:{id}:req:<request_id>`` string: the stored result of an Apply, kept
@@ -19,6 +25,10 @@ Every write is one Lua script: creation, and the compare-and-set of an Apply
 that checks the request id and the expected version, writes the state, appends
 the event, publishes it and stores the result. Concurrent writers can never
 both win.
+
+While the watchdog sees Redis stalled, every call here fails at once with
+:class:`~services.core.store_gate.StoreStalled` (services/core/store_gate.py);
+``ping`` does not pass that gate.
 
 Connections are bounded: commands share a blocking pool of ``REDIS_POOL_SIZE``
 connections (a caller waits for a free one, up to the socket timeout), Applies
@@ -42,14 +52,16 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.core.events import StoredEvent
 from services.core.redis_mux import MultiplexedConnection
+from services.core.store_gate import STORE_GATE
 
 __all__ = ["ApplyOutcome", "GameMeta", "GameStore", "StoredEvent", "StoredGame"]
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', '1', 'state', ARGV[1], 'status', ARGV[2], 'meta', ARGV[3],
-           'pending', ARGV[5])
-redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 6))
+           'pending', ARGV[5], 'life', ARGV[6])
+if ARGV[7] ~= 'x' and ARGV[7] ~= '' then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8]) end
+redis.call('XADD', KEYS[2], '1-0', unpack(ARGV, 9))
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return 1
@@ -65,15 +77,28 @@ end
 if current ~= ARGV[1] then return {'STALE', current} end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'version', tostring(version), 'state', ARGV[2], 'status', ARGV[7],
-           'pending', ARGV[8])
-redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 9))
-redis.call('SPUBLISH', KEYS[4], cjson.encode({tostring(version), unpack(ARGV, 9)}))
+           'pending', ARGV[8], 'life', ARGV[9])
+if ARGV[10] == '' then redis.call('ZREM', KEYS[5], ARGV[11])
+elseif ARGV[10] ~= 'x' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[11]) end
+redis.call('XADD', KEYS[2], tostring(version) .. '-0', unpack(ARGV, 12))
+redis.call('SPUBLISH', KEYS[4], cjson.encode({tostring(version), unpack(ARGV, 12)}))
 if ARGV[3] ~= '' then
   redis.call('SET', KEYS[3], ARGV[3] .. ARGV[4], 'EX', ARGV[5])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
 return {'OK', tostring(version)}
+"""
+
+# Puts a game's deadline right when the entry disagrees with the stored version's
+# (ARGV[1]: that version; ARGV[2]: its deadline, '' = none; ARGV[3]: the game id).
+_REPAIR_DEADLINE = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then redis.call('ZREM', KEYS[2], ARGV[3]) return 0 end
+if current ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('ZREM', KEYS[2], ARGV[3])
+else redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
+return 1
 """
 
 FINGERPRINT_LENGTH = 40  # hex SHA-1 of the request, prefixed to a stored result
@@ -92,6 +117,11 @@ def events_key(game_id: str) -> str:
 def live_channel(game_id: str) -> str:
     """The sharded pub/sub channel of the game's new events (same hash tag)."""
     return f"roost:{{{game_id}}}:live"
+
+
+def deadlines_key(game: str) -> str:
+    """Key of the sorted set of the next deadlines of ``game``'s games."""
+    return f"roost:deadlines:{game}"
 
 
 def request_key(game_id: str, request_id: str) -> str:
@@ -130,6 +160,8 @@ class StoredGame:
     meta: GameMeta
     #: The seats' decision epochs as stored (``pending.py``); empty when absent.
     pending: bytes = b""
+    #: The lifecycle record (``lifecycle/record.py``); empty for a game stored before it.
+    life: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +225,7 @@ class GameStore:
         self.client = client
         self._create = client.register_script(_CREATE)
         self._apply = client.register_script(_APPLY)
+        self._repair_deadline = client.register_script(_REPAIR_DEADLINE)
         # The Apply lane: one connection of its own that every Apply's script
         # shares, replies matched in order (services/core/redis_mux.py).
         self._apply_lane = (
@@ -204,6 +237,13 @@ class GameStore:
             if isinstance(client, aioredis.Redis)
             else None
         )
+
+    def _deadlines(self, game: str, game_id: str) -> str:
+        """The deadline set's key for a write script. On Redis Cluster it would be
+        in another slot than the game's keys, which one script cannot touch: there
+        the game's own key stands in and the set is not written (the services
+        refuse time-controlled games on a cluster)."""
+        return game_key(game_id) if self.cluster else deadlines_key(game)
 
     @property
     def cluster(self) -> bool:
@@ -229,38 +269,53 @@ class GameStore:
         event: StoredEvent,
         ttl_seconds: int,
         pending: str = "",
+        life: bytes = b"",
+        deadline: str = "x",
     ) -> bool:
-        """Store a new game at version 1 with its creation event; False if the id exists."""
-        keys = [game_key(game_id), events_key(game_id)]
-        args = [state, status, meta.to_json(), str(ttl_seconds), pending, *event.fields()]
-        return bool(await self._create(keys=keys, args=args))
+        """Store a new game at version 1 with its creation event; False if the id
+        exists. ``deadline`` is the game's first deadline in ms ("" or "x": none yet)."""
+        keys = [game_key(game_id), events_key(game_id), self._deadlines(meta.game, game_id)]
+        if self.cluster:
+            deadline = "x"
+        args = [
+            state, status, meta.to_json(), str(ttl_seconds), pending, life, deadline, game_id,
+            *event.fields(),
+        ]  # fmt: skip
+        return bool(await STORE_GATE.call(self._create(keys=keys, args=args)))
 
     async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
         """The game's version, state and status (and meta unless given)."""
-        fields = ["version", "state", "status", "pending"]
+        fields = ["version", "state", "status", "pending", "life"]
         if meta is None:
             fields.append("meta")
-        values = await self.client.hmget(game_key(game_id), fields)
+        values = await STORE_GATE.call(self.client.hmget(game_key(game_id), fields))
         if values[0] is None:
             return None
-        loaded_meta = meta or GameMeta.from_json(values[4])
+        loaded_meta = meta or GameMeta.from_json(values[5])
         return StoredGame(
-            int(values[0]), values[1], values[2].decode(), loaded_meta, values[3] or b""
+            int(values[0]),
+            values[1],
+            values[2].decode(),
+            loaded_meta,
+            values[3] or b"",
+            values[4] or b"",
         )
 
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
-        version, status = await self.client.hmget(game_key(game_id), ["version", "status"])
+        version, status = await STORE_GATE.call(
+            self.client.hmget(game_key(game_id), ["version", "status"])
+        )
         return None if version is None else (int(version), status.decode())
 
     async def load_meta(self, game_id: str) -> GameMeta | None:
         """Only the immutable part."""
-        raw = await self.client.hget(game_key(game_id), "meta")
+        raw = await STORE_GATE.call(self.client.hget(game_key(game_id), "meta"))
         return GameMeta.from_json(raw) if raw is not None else None
 
     async def stored_result(self, game_id: str, request_id: str) -> bytes | None:
         """A stored Apply result (fingerprint first) for a request id, if any."""
-        return await self.client.get(request_key(game_id, request_id))
+        return await STORE_GATE.call(self.client.get(request_key(game_id, request_id)))
 
     async def apply(
         self,
@@ -276,15 +331,24 @@ class GameStore:
         request_ttl: int,
         key_ttl: int,
         pending: str = "",
+        game: str = "",
+        life: bytes = b"",
+        deadline: str = "x",
     ) -> ApplyOutcome:
         """The compare-and-set of one Apply (see module docstring); ``pending``
-        replaces the stored decision epochs with the write."""
+        and ``life`` replace the stored decision epochs and lifecycle record with
+        the write, and ``deadline`` the game's entry in ``game``'s deadline set
+        (ms; "" removes it; "x" leaves the set alone: the game never had one)."""
         keys = [
             game_key(game_id),
             events_key(game_id),
             request_key(game_id, request_id),
             live_channel(game_id),
+            self._deadlines(game, game_id),
         ]
+        if self.cluster:
+            deadline = "x"
+
         args: list[Any] = [
             str(expected_version),
             state,
@@ -294,9 +358,12 @@ class GameStore:
             str(key_ttl),
             status,
             pending,
+            life,
+            deadline,
+            game_id,
             *event.fields(),
         ]
-        kind_raw, payload = await self._run_apply(keys, args)
+        kind_raw, payload = await STORE_GATE.call(self._run_apply(keys, args))
         kind = kind_raw.decode()
         if kind == "OK":
             return ApplyOutcome("OK", version=int(payload))
@@ -337,18 +404,42 @@ class GameStore:
             await self.client.script_load(_APPLY)
         raise AssertionError("unreachable")
 
+    async def due_games(self, game: str, now_ms: int, limit: int) -> list[tuple[str, int]]:
+        """``game``'s games whose next deadline is at or before ``now_ms``, with
+        that deadline (ms), earliest first."""
+        due = await self.client.zrangebyscore(
+            deadlines_key(game), "-inf", now_ms, 0, limit, withscores=True
+        )
+        return [(i.decode(), int(score)) for i, score in due]
+
+    async def next_deadline(self, game: str) -> int | None:
+        """The earliest deadline in ``game``'s set (None when it is empty)."""
+        first = await self.client.zrange(deadlines_key(game), 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
+    async def repair_deadline(self, game: str, game_id: str, version: int, deadline: str) -> None:
+        """Set the game's deadline entry to ``deadline`` ("" removes it) if the
+        game is still at ``version`` (removed when the game is gone)."""
+        await self._repair_deadline(
+            keys=[game_key(game_id), deadlines_key(game)], args=[str(version), deadline, game_id]
+        )
+
     async def events(self, game_id: str, after_version: int, limit: int = 0) -> list[StoredEvent]:
         """Events with a version above ``after_version``, oldest first."""
         start = f"({after_version}-0" if after_version > 0 else "-"
         if limit > 0:
-            entries = await self.client.xrange(events_key(game_id), start, "+", count=limit)
+            entries = await STORE_GATE.call(
+                self.client.xrange(events_key(game_id), start, "+", count=limit)
+            )
         else:
-            entries = await self.client.xrange(events_key(game_id), start, "+")
+            entries = await STORE_GATE.call(self.client.xrange(events_key(game_id), start, "+"))
         return [_decode_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def last_version(self, game_id: str) -> int:
         """The version of the newest event (0 when the stream is empty or gone)."""
-        newest = await self.client.xrevrange(events_key(game_id), "+", "-", count=1)
+        newest = await STORE_GATE.call(
+            self.client.xrevrange(events_key(game_id), "+", "-", count=1)
+        )
         return int(newest[0][0].split(b"-", 1)[0]) if newest else 0
 
 

@@ -17,9 +17,10 @@ from roost.common.v1 import common_pb2
 
 from services.core import errors
 from services.core import pending as pending_rule
-from services.core.convert import field_wire
+from services.core.events import OVER
 from services.core.game_context import GameContext
 from services.core.requests import WatchRequest
+from services.core.wire import field_wire
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 
@@ -50,7 +51,7 @@ class WatchStreams:
         if found is None:
             raise errors.not_found(game_id)
         version, status = found
-        if request.from_version >= version and status == "FINISHED":
+        if request.from_version >= version and status in OVER:
             return
         if request.from_version > version:
             raise errors.version_out_of_range(request.from_version, version)
@@ -86,7 +87,7 @@ class WatchStreams:
                                 response, game_id, version, state, seat, request.with_score_preview
                             )
                     yield response
-                    if event.status == FINISHED:
+                    if event.status in (FINISHED, common_pb2.GAME_STATUS_ABORTED):
                         return
 
     def _known_legal_wire(

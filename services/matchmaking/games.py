@@ -52,19 +52,28 @@ class GameEndpoint:
             self._stub = self.stub_class(self.channel)
         return self._stub
 
-    def canonical_options(self, options_json: str) -> str:
-        """Validate ``options_json`` against the game's Options message; canonical JSON."""
+    def canonical_options(
+        self, options_json: str, time_control: common_pb2.TimeControl | None = None
+    ) -> str:
+        """Validate ``options_json`` against the game's Options message; canonical
+        JSON. A time control that is set follows on a second line (canonical JSON
+        of the TimeControl), so tickets match only with the same options and
+        clock, and :func:`split_options` takes the two apart."""
         options = self._new_options()
         if options_json.strip():
             try:
                 json_format.Parse(options_json, options)
             except json_format.ParseError as exc:
                 raise OptionsError(str(exc)) from exc
-        return json_format.MessageToJson(options, indent=None, sort_keys=True)
+        canonical = json_format.MessageToJson(options, indent=None, sort_keys=True)
+        if time_control is not None and time_control.ByteSize():
+            clock = json_format.MessageToJson(time_control, indent=None, sort_keys=True)
+            canonical += "\n" + clock
+        return canonical
 
     def options_message(self, canonical: str) -> Message:
         """The Options message of canonical options JSON."""
-        return json_format.Parse(canonical, self._new_options())
+        return json_format.Parse(split_options(canonical)[0], self._new_options())
 
     def _new_options(self) -> Message:
         """An empty Options message of this game (the type of NewGameRequest.options)."""
@@ -80,6 +89,9 @@ class GameEndpoint:
             common=common_pb2.CommonOptions(players=players, seat_names=names),
             options=self.options_message(canonical_options),
         )
+        time_control = split_options(canonical_options)[1]
+        if time_control is not None:
+            request.common.time_control.CopyFrom(time_control)
         return await self.stub.NewGame(request, timeout=15)
 
     def watch(self, game_id: str, from_version: int) -> Any:
@@ -118,6 +130,14 @@ class GameEndpoint:
             await self.channel.close()
             self.channel = None
             self._stub = None
+
+
+def split_options(canonical: str) -> tuple[str, common_pb2.TimeControl | None]:
+    """The options JSON and the time control (None: untimed) of a canonical string."""
+    options, _newline, clock = canonical.partition("\n")
+    if not clock:
+        return options, None
+    return options, json_format.Parse(clock, common_pb2.TimeControl())
 
 
 def _modules(entry: ServiceEntry) -> tuple[ModuleType, ModuleType] | None:

@@ -14,6 +14,7 @@ from services.core.logging import bind
 from services.core.metrics import streaming, unary
 from services.matchmaking import errors
 from services.matchmaking.engine import EnqueueInput, Matchmaker
+from services.matchmaking.games import split_options
 from services.matchmaking.ratings import PlayerRating
 from services.matchmaking.tables import TableSeat
 from services.matchmaking.tickets import TicketRecord, ticket_ref
@@ -72,7 +73,8 @@ def ticket_to_proto(record: TicketRecord, heartbeat_interval_ms: int) -> pb.Tick
         ticket_id=data.ticket_id,
         game=data.game,
         player_counts=list(data.counts),
-        options_json=data.options,
+        options_json=split_options(data.options)[0],
+        time_control=split_options(data.options)[1],
         party=[pb.Player(player_id=p, name=n) for p, n in data.party],
         bot_fill=pb.BotFill(
             enabled=data.bots,
@@ -149,6 +151,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
                 bot_after_ms=request.bot_fill.after_ms,
                 bot_kind=kind_name(request.bot_fill.kind),
                 table=table,
+                time_control=request.time_control if request.HasField("time_control") else None,
             )
         )
         return pb.EnqueueResponse(ticket=self._ticket(record), created=created)

@@ -8,7 +8,15 @@ lease (``roost:mm:{g}:lease:<match>``, renewed every third of ``lease_ms``) and
   (Legal, then Apply with ``expected_version`` and a deterministic request id,
   so a retry or a takeover never applies a decision twice),
 * rates the game once it has finished (see :mod:`.ratings`; a record marked
-  ``"rated": false``, a private table of bots only, is not) and forgets it.
+  ``"rated": false``, a private table of bots only, is not; an aborted game is
+  not either) and forgets it.
+
+Leavers are the game service's business, not the supervisor's: a timed game's
+seat whose client vanished is detected by its clock, and the game service's
+own expiry (services/core/lifecycle/) forfeits it or has the house bot play
+it, exactly once whichever process notices. The score board then ranks a seat
+that left below every other, so the rating counts a forfeit or a resignation
+as a loss for the leaver only, and the others are rated by their own results.
 
 Every process periodically adopts live games whose lease has lapsed (their
 supervisor died), so a crash delays a game's bots by at most a lease period.
@@ -33,6 +41,8 @@ from services.matchmaking.ratings import RatingBook
 from services.matchmaking.tickets import TicketStore
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
+#: Statuses of a game that takes no more decisions.
+OVER = (FINISHED, common_pb2.GAME_STATUS_ABORTED)
 RETRYABLE = {
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -159,19 +169,19 @@ class Supervisor:
     ) -> bool:
         """Play bot seats until the game ends; True once it has finished."""
         state = await endpoint.state(game_id)
-        if state.status == FINISHED:
+        if state.status in OVER:
             return True
         await self._bots_act(endpoint, game_id, bot_seats, state.to_act)
         stream = endpoint.watch(game_id, state.version)
         try:
             async for item in stream:
                 event = item.event
-                if event.status == FINISHED:
+                if event.status in OVER:
                     return True
                 await self._bots_act(endpoint, game_id, bot_seats, event.to_act)
         finally:
             stream.cancel()
-        return (await endpoint.state(game_id)).status == FINISHED
+        return (await endpoint.state(game_id)).status in OVER
 
     async def _bots_act(
         self,
@@ -208,6 +218,8 @@ class Supervisor:
         if not record.get("rated", True):
             return
         board = (await endpoint.score(game_id)).scoreboard
+        if board.ending == common_pb2.GAME_ENDING_ABORTED:
+            return  # aborted before every seat's first decision: unrated
         player_of = {s["seat"]: s["player_id"] for s in record["seats"]}
         seats = [(player_of[s.seat], s.rank or 1) for s in board.seats if s.seat in player_of]
         if len(seats) < 2:

@@ -45,6 +45,23 @@ def test_a_small_tournament_of_every_implemented_game(
     assert report["command"].startswith("roost tournament")
 
 
+def test_a_timed_tournament_reports_timeouts_per_bot(roost: Roost, tmp_path: Path) -> None:
+    """--time-control: the games are timed (the house bot would play a bot that
+    overruns 20 s) and the report counts timeouts and forfeits per bot."""
+    report_path = tmp_path / "timed.json"
+    result = roost(
+        "tournament", "--game", "undertheleaves", "--players", "2", "--games", "2",
+        "--bots", "random,greedy", "--time-control", "20s:bot", "--report", str(report_path),
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    report = json.loads(report_path.read_text())
+    assert report["games_finished"] == 2 and report["time_control"] == "20s:bot"
+    for row in report["bots_summary"].values():
+        assert row["timeouts"] == 0 and row["forfeits"] == 0
+    assert "timeouts" in result.stdout
+
+
 def test_a_tournament_through_the_matchmaker(roost: Roost, tmp_path: Path) -> None:
     report_path = tmp_path / "mm.json"
     result = roost(

@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.stem for p in (ROOT / "docs" / "games").glob("*.md"))
+#: The rules references: one per game, named as its service folder (the players'
+#: "how to play" pages beside them are checked in tests/web/test_docs_facts.py).
+GAMES = sorted(
+    p.stem for p in (ROOT / "docs" / "games").glob("*.md") if (ROOT / "services" / p.stem).is_dir()
+)
 _REFERENCE = re.compile(r"`([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\(\))?`")
 _TEST = re.compile(r"\btest_\w+")
 

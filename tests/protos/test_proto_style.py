@@ -113,9 +113,11 @@ def test_every_proto_follows_the_standard_style(descriptors) -> None:
 
 
 def test_every_game_has_the_same_method_set(descriptors) -> None:
-    """DESIGN: the same RPCs in every game service (the seven of play, and the catalogue)."""
+    """DESIGN: the same RPCs in every game service (the seven of play, the
+    catalogue, and the game's end: resign, abort, rematch; issue 27)."""
     expected = [
         "NewGame", "GetState", "Legal", "Apply", "Score", "Watch", "GetLog", "GetCatalogue",
+        "Resign", "Abort", "OfferRematch", "AcceptRematch",
     ]  # fmt: skip
     games = [f for f in descriptors.file if f.name.endswith("/service.proto")]
     for file in games:

@@ -31,6 +31,9 @@ from services.registry import GAMES, by_name
 from tests.matchmaking.stack import FAST_MM, ROOT, Proc, wait_healthy, with_db
 from tests.reliability import fuzz
 
+#: The game RPCs whose accepted call changes a stored game: a decision, the
+#: end of a game (resign, abort) and a rematch's acceptances.
+WRITES = frozenset({"Apply", "Resign", "Abort", "OfferRematch", "AcceptRematch"})
 #: Databases of the fleet's own Redis: the games', the matchmaker's.
 GAMES_DB = 0
 MATCHMAKER_DB = 1
@@ -65,7 +68,7 @@ class Fleet:
     ) -> fuzz.Outcome:
         """Send ``body`` to ``target``, count it, and check the invariants: never
         INTERNAL or UNKNOWN; a Roost rejection carries a rich status; the live
-        games' stored bytes change only by an accepted Apply."""
+        games' stored bytes change only by an accepted write (:data:`WRITES`)."""
         # A body that does not parse is answered at once, however busy the
         # machine: its stream gets the unary deadline, not the short one.
         wait = 10.0 if kind == "raw-undecodable" else fuzz.STREAM_SECONDS
@@ -80,7 +83,7 @@ class Fleet:
                 f"{target.path} answered {outcome.code.name} without ErrorInfo to {shown!r}"
             )
         after = fuzz.snapshot(self.raw, self.world.game_ids())
-        if not (outcome.code == grpc.StatusCode.OK and target.method == "Apply"):
+        if not (outcome.code == grpc.StatusCode.OK and target.method in WRITES):
             assert after == self.stored, (
                 f"{target.path} ({outcome.code.name}) changed a live game's stored state: "
                 f"{shown!r} (metadata {md})"

@@ -447,16 +447,25 @@ def requests(descriptor: Descriptor, hint: Hints) -> st.SearchStrategy[Message]:
     return st.one_of(message(descriptor, hint), message(descriptor, hint, plausible=True))
 
 
-def metadata(world: World, server: str) -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
+#: RPCs that end a game when a live seat calls them: sent only without a live
+#: seat's token, so the fuzz leaves the live games playable for the tests after it
+#: (tests/lifecycle covers them with real seats).
+ENDS_GAME = frozenset({"Resign", "Abort"})
+
+
+def metadata(
+    world: World, server: str, method: str = ""
+) -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
     """Call metadata: no token, a live seat's token (of this server's games or
-    another's), or a made-up one (printable ASCII, as metadata must be)."""
-    own = [t for g in world.games if g.server == server for t in g.tokens] or ["t"]
-    token = st.one_of(
-        st.sampled_from(own),
-        st.sampled_from(world.tokens() or ["t"]),
+    another's), or a made-up one (printable ASCII, as metadata must be); never a
+    live seat's token for :data:`ENDS_GAME`."""
+    made_up = [
         st.sampled_from(["", "bogus", "x" * 300]),
         st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40),
-    )
+    ]
+    own = [t for g in world.games if g.server == server for t in g.tokens] or ["t"]
+    live = [st.sampled_from(own), st.sampled_from(world.tokens() or ["t"])]
+    token = st.one_of(*made_up) if method in ENDS_GAME else st.one_of(*live, *made_up)
     return st.one_of(st.just(()), token.map(lambda t: ((TOKEN_METADATA_KEY, t),)))
 
 

@@ -56,9 +56,10 @@ def _settings(examples: int) -> settings:
 
 
 def test_every_rpc_is_a_target() -> None:
-    """Four games with eight RPCs, the matchmaker's seven, and on each of the
-    five servers health's three and reflection's one (per version served)."""
-    assert len(ROOST) == 4 * 8 + 7
+    """Four games with twelve RPCs (play, catalogue, and resign, abort and the
+    rematch pair), the matchmaker's seven, and on each of the five servers
+    health's three and reflection's one (per version served)."""
+    assert len(ROOST) == 4 * 12 + 7
     servers = {t.server for t in ROOST}
     assert {t.server for t in PLATFORM} == servers
     for server in servers:
@@ -75,7 +76,8 @@ def test_structured_requests(fleet: Fleet, target: fuzz.Target) -> None:
 
     @_settings(EXAMPLES)
     @given(
-        request=fuzz.requests(target.request, hint), md=fuzz.metadata(fleet.world, target.server)
+        request=fuzz.requests(target.request, hint),
+        md=fuzz.metadata(fleet.world, target.server, target.method),
     )
     def run(request: object, md: tuple[tuple[str, str], ...]) -> None:
         fleet.send("structured", target, request.SerializeToString(), md)
@@ -89,7 +91,7 @@ def test_undecodable_bodies(fleet: Fleet, target: fuzz.Target) -> None:
     every method of every service registered (health and reflection too); one
     that happens to parse is answered like any request."""
     hint = fuzz.hints(fleet.world, target.server)
-    md_strategy = fuzz.metadata(fleet.world, target.server)
+    md_strategy = fuzz.metadata(fleet.world, target.server, target.method)
     parsed_elsewhere = PARSED_BODIES_LEFT_OUT.get((target.service, target.method))
 
     @_settings(RAW_EXAMPLES)

@@ -15,7 +15,7 @@ import { GameController } from "./game/controller.js";
 import { modelFromRecording, type RecordedPosition } from "./game/recorded.js";
 import { focusKey, restoreFocus } from "./game/focus.js";
 import { renderGame } from "./game/render.js";
-import { pickStep, pickTarget } from "./choose/panel.js";
+import { decided, pickStep, pickTarget, togglePick } from "./choose/panel.js";
 import type { GameModel } from "./game/model.js";
 import { renderLobby } from "./lobby/lobby.js";
 import { GAMES, type GameName } from "./registry.js";
@@ -72,14 +72,22 @@ async function showFixture(name: string): Promise<void> {
         pickTarget: (key) => step({ ...model, chooser: pickTarget(model.chooser!, key) }),
         pickStep: (s) => step({ ...model, chooser: pickStep(model.chooser!, s) }),
         back: () => step({ ...model, chooser: model.chooser && { choices: model.chooser.choices, path: [] } }),
+        togglePick: (key) => {
+          model = { ...model, chooser: togglePick(model.chooser!, key) };
+          draw();
+        },
+        send: (choice) => {
+          model = { ...model, notice: `Fixture mode: would send action ${choice.id} (${choice.label}).` };
+          draw();
+        },
       }),
     );
     restoreFocus(root, focused, toChooser);
   };
   const step = (next: GameModel) => {
-    const open = next.chooser && (next.chooser.only ?? next.chooser.choices);
+    const open = next.chooser && decided(next.chooser);
     model = next;
-    if (open && open.length === 1) model = { ...model, notice: `Fixture mode: would send action ${open[0]!.id} (${open[0]!.label}).` };
+    if (open) model = { ...model, notice: `Fixture mode: would send action ${open.id} (${open.label}).` };
     draw(true);
   };
   draw();

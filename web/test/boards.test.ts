@@ -10,7 +10,7 @@ import type { GameModel } from "../src/game/model.js";
 import { GAMES, type GameName } from "../src/registry.js";
 import { positions, raw, recorded } from "./fixtures.js";
 
-const noop = { pickTarget: () => {}, pickStep: () => {}, back: () => {} };
+const noop = { pickTarget: () => {}, pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} };
 
 function draw(model: GameModel): HTMLElement {
   const el = renderGame(model, noop);
@@ -177,8 +177,9 @@ describe("Wingspan board", () => {
     expect(cards.length).toBe((model.view as any).players.find((pl: any) => pl.seat === 0).hand.length);
     for (const card of cards) {
       expect(card.querySelector("h4")!.textContent).toBeTruthy();
-      expect(text(card)).toMatch(/Cost: /);
-      expect(text(card)).toMatch(/\d+ points/);
+      // The cost and points are symbols, read by their text alternatives.
+      expect(card.querySelector(".cost-syms")!.getAttribute("aria-label")).toMatch(/^cost: (free|\d)/);
+      expect(card.querySelector(".points")!.getAttribute("aria-label")).toMatch(/^\d+ points$/);
     }
     const powers = [...el.querySelectorAll(".hand .bird-card .power")];
     expect(powers.length).toBeGreaterThan(0);
@@ -225,9 +226,9 @@ describe("Under the Leaves board", () => {
       expect(grids.length).toBe(gardens.length);
       const counts = [...grids].map((g) => g.querySelectorAll(".cell").length).sort();
       expect(counts).toEqual(gardens.map((g) => g.tiles.length * 4).sort());
-      const marks = [...el.querySelectorAll(".garden-grid .mark")].map((m) => m.textContent ?? "");
-      seen.bee += marks.filter((m) => m.startsWith("bee ")).length;
-      seen.hum += marks.filter((m) => m.startsWith("hum ")).length;
+      const marks = [...el.querySelectorAll(".garden-grid .mark")].map((m) => m.getAttribute("title") ?? "");
+      seen.bee += marks.filter((m) => / bees?$/.test(m)).length;
+      seen.hum += marks.filter((m) => / hummingbirds?$/.test(m)).length;
       const dwellers = gardens.reduce((n, g) => n + g.dwellers.length, 0);
       const names = new Set(((model.view as any).dwellerCards as any[]).map((d) => d.name));
       expect(marks.filter((m) => names.has(m)).length, p).toBe(dwellers);
@@ -240,7 +241,8 @@ describe("Under the Leaves board", () => {
 });
 
 describe("Sky Garden board", () => {
-  it("shows funds, the track and standby, milestones and each aviary's areas with trees, lakes and nests", () => {
+  // Every recorded position is drawn: allow for a loaded machine.
+  it("shows funds, the track and standby, milestones and each aviary's areas with trees, lakes and nests", { timeout: 20000 }, () => {
     const features = new Set<string>();
     for (const p of positions("skygarden")) {
       const model = recorded("skygarden", p);
@@ -250,10 +252,10 @@ describe("Sky Garden board", () => {
       expect(el.querySelectorAll(".funds").length).toBe(view.seats.length);
       expect(el.querySelectorAll(".track-space").length).toBe(view.track.length);
       expect(el.querySelectorAll(".standby-spaces li").length).toBe(view.standby.length);
-      expect(el.querySelectorAll(".birdcage li").length).toBe(view.birdcage.length);
+      expect(el.querySelectorAll(".birdcage-grid .milestone:not(.empty)").length).toBe(view.birdcage.length);
       const areas = view.seats.reduce((n: number, s: any) => n + s.areas.length, 0);
       expect(el.querySelectorAll(".aviary .area").length).toBe(areas);
-      for (const f of el.querySelectorAll(".aviary .feature")) features.add(f.textContent!);
+      for (const f of el.querySelectorAll(".aviary .features .sym")) features.add(f.getAttribute("aria-label")!);
     }
     expect([...features].sort()).toEqual(["lake", "nest", "tree"]);
   });
@@ -273,9 +275,14 @@ describe("Sky Garden board", () => {
       for (const p of [`${players}p-events`, `${players}p-events-spectator`]) {
         const model = recorded("skygarden", p);
         const el = draw(model);
-        const cards = [...el.querySelectorAll(".aviary .event-card")].map((e) => text(e));
+        const cards = [...el.querySelectorAll(".aviary .event-own")];
         expect(cards, p).toHaveLength(players);
-        for (const card of cards) expect(card, p).toMatch(/^Event card E\d+: .+ · marker \d+ · \d+ pts$/);
+        for (const card of cards) {
+          // The card's birds (by their text alternatives), its table of sets, and the seat's progress.
+          expect(card.querySelector(".event-face")!.getAttribute("aria-label"), p).toMatch(/^Event card: sets of .+ and .+$/);
+          expect(text(card), p).toMatch(/sets.*income.*points/);
+          expect(text(card), p).toMatch(/Event marker: \d+/);
+        }
       }
     }
   });

@@ -29,7 +29,7 @@ describe("multi-step choices", () => {
 
   it("draws a ghost spot for every legal tile position, as a button", () => {
     const model = recorded("undertheleaves", "2p-wide");
-    const el = renderGame(model, { pickTarget: () => {}, pickStep: () => {}, back: () => {} });
+    const el = renderGame(model, { pickTarget: () => {}, pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} });
     const spots = new Set(model.chooser!.choices.map((c) => c.target));
     expect(el.querySelectorAll(".garden.own .spot[role=button]").length).toBe(spots.size);
   });
@@ -37,13 +37,13 @@ describe("multi-step choices", () => {
   it("clicking a board target of several choices leaves only those in the list", () => {
     const model = recorded("undertheleaves", "2p-wide");
     const picked: string[] = [];
-    const el = renderGame(model, { pickTarget: (k) => picked.push(k), pickStep: () => {}, back: () => {} });
+    const el = renderGame(model, { pickTarget: (k) => picked.push(k), pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} });
     const spot = el.querySelector<HTMLElement>(".spot.target")!;
     spot.click();
     spot.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
     expect(picked).toEqual([spot.dataset.target, spot.dataset.target]);
     const state = pickTarget(model.chooser!, picked[0]!);
-    const next = renderGame({ ...model, chooser: state }, { pickTarget: () => {}, pickStep: () => {}, back: () => {} });
+    const next = renderGame({ ...model, chooser: state }, { pickTarget: () => {}, pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} });
     const buttons = [...next.querySelectorAll(".chooser button.choice")].map((b) => b.textContent);
     expect(buttons.every((t) => t!.startsWith("rotated"))).toBe(true);
     expect(next.querySelector(".chooser button.back")).not.toBeNull();

@@ -53,11 +53,37 @@ def solo_line(board: Any) -> str:
     return f"Solo: {standing}" + (f" — {facts}" if facts else "")
 
 
+#: How a game ended, as one clause (ScoreBoard.ending; NORMAL says nothing).
+ENDINGS = {
+    2: "by resignation",
+    3: "on time",
+    4: "aborted before every seat's first decision (unrated)",
+    5: "with no progress for too long",
+    6: "at its cap of decisions",
+}
+
+
+def ending_line(board: Any, names: dict[int, str] | None = None) -> str:
+    """How the game ended and who left, or "" for a normal end nobody left."""
+    names = names or {}
+    how = ENDINGS.get(board.ending, "")
+    left = ", ".join(names.get(s) or f"seat {s}" for s in board.left_seats)
+    parts = [f"Ended {how}." if how else "", f"Left: {left}." if left else ""]
+    return " ".join(p for p in parts if p)
+
+
 def outcome(board: Any, names: dict[int, str] | None = None, seat: int | None = None) -> Text:
     """The end of the game in one line, for ``seat`` (None: a spectator).
 
     A solo game is won or lost as ``ScoreBoard.solo`` says (a lost one has no winner),
-    with the AI's score or the targets; otherwise the winners are named."""
+    with the AI's score or the targets; otherwise the winners are named. How the game
+    ended (resigned, on time, aborted, a cap) and who left follow."""
+    line = _outcome(board, names, seat)
+    extra = ending_line(board, names)
+    return line + f" {extra}" if extra else line
+
+
+def _outcome(board: Any, names: dict[int, str] | None, seat: int | None) -> Text:
     names = names or {}
     if board.HasField("solo"):
         player = board.seats[0].seat if board.seats else 0

@@ -292,9 +292,10 @@ export function headers(token?: string): Record<string, string> {
   return token === undefined ? {} : { [TOKEN_HEADER]: token };
 }
 
-/** True when a game status means the game has ended. */
+/** True when a game status means the game has ended (finished, or aborted
+ * before every seat's first decision). */
 export function isFinished(status: GameStatus): boolean {
-  return status === GameStatus.FINISHED;
+  return status === GameStatus.FINISHED || status === GameStatus.ABORTED;
 }
 
 /** True for the failure of an Apply made on a version the game has left. */

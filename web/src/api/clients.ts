@@ -8,6 +8,7 @@ import { type Client, createClient } from "@connectrpc/connect";
 import type { Message } from "@bufbuild/protobuf";
 import type {
   ActionRef,
+  Clock,
   CommonOptions,
   Event,
   GameStatus,
@@ -57,6 +58,8 @@ export interface GameClient {
     viewerSeat?: number;
     view?: AnyView;
     seats: Seat[];
+    /** The clock (timed games only). */
+    clock?: Clock;
   }>;
   legal(
     req: { gameId: string; withScorePreview?: boolean },

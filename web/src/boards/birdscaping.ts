@@ -14,6 +14,7 @@ import type { Catalogue, CatalogueCard } from "../gen/roost/birdscaping/v1/catal
 import { Difficulty, Phase, Row, type SeatView, Step, type TableauCard, type View } from "../gen/roost/birdscaping/v1/types_pb.js";
 import { seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
+import { symbol } from "./symbols.js";
 
 type Input = BoardInput<View, Catalogue>;
 
@@ -27,23 +28,47 @@ function cardIndex(catalogue: Catalogue): Map<string, CatalogueCard> {
   return new Map(catalogue.cards.map((c) => [c.card, c]));
 }
 
-/** A card face: name, points, food cost, nesting, rows and ability. */
-function card(id: string, info: CatalogueCard | undefined, target: string, tilted = false): HTMLElement {
+/** A symbol inside a group labelled as a whole. */
+function quiet(el: HTMLElement): HTMLElement {
+  el.removeAttribute("role");
+  el.removeAttribute("aria-label");
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+/** The food cost as symbols: "+" between icons, "/" between an icon's alternatives. */
+function costSymbols(info: CatalogueCard): HTMLElement {
+  const words = `food: ${info.foodCostText || "none"}`;
+  return h(
+    "span",
+    { class: "cost-syms", role: "img", "aria-label": words, title: words },
+    info.foodCost.length
+      ? info.foodCost.map((icon, i) => [i > 0 && h("span", { class: "sep", "aria-hidden": "true" }, "+"), icon.alternatives.map((f, j) => [j > 0 && h("span", { class: "sep", "aria-hidden": "true" }, "/"), quiet(symbol(f))])])
+      : h("span", { "aria-hidden": "true" }, "free"),
+  );
+}
+
+/**
+ * A card face: the name and points at the top, the food cost and nesting
+ * as symbols, the rows it may go in, the ability. `compact` (the discard
+ * pile) draws the name, points and cost only; the rest is in its label.
+ */
+function card(id: string, info: CatalogueCard | undefined, target: string, tilted = false, compact = false): HTMLElement {
   const name = info?.name ?? id.replace(/_/g, " ");
+  const label = `${name}${tilted ? " (tilted)" : ""}${info ? `: ${info.points} points, food ${info.foodCostText || "none"}, nesting ${info.nesting}${compact && info.abilityText ? `. ${info.abilityText}` : ""}` : ""}`;
   return h(
     "article",
-    { class: `card bs-card${tilted ? " tilted" : ""}`, "data-target": target, "aria-label": `${name}${tilted ? " (tilted)" : ""}` },
-    h("h4", {}, name),
+    { class: `card bs-card${tilted ? " tilted" : ""}${compact ? " compact" : ""}`, "data-target": target, "aria-label": label, title: compact ? label : undefined },
+    h("h4", {}, h("span", { class: "bs-name" }, name), info && h("span", { class: "bs-points", "aria-hidden": "true" }, String(info.points))),
     info &&
       h(
         "p",
-        { class: "facts" },
-        h("span", { class: "points" }, `${info.points} points`),
-        h("span", { class: "cost" }, `Food: ${info.foodCostText || "none"}`),
-        h("span", {}, `Nesting ${info.nesting}`),
-        h("span", {}, `Rows: ${info.rowsAllowed.map((r) => word(Row[r])).join(", ")}`),
+        { class: "card-band" },
+        costSymbols(info),
+        !compact && h("span", { class: "nesting", role: "img", "aria-label": `nesting ${info.nesting}`, title: `nesting ${info.nesting}` }, info.nesting ? Array.from({ length: info.nesting }, () => quiet(symbol("nest", "nesting", 14))) : h("span", { "aria-hidden": "true" }, "no nesting")),
+        !compact && h("span", { class: "rows", role: "img", "aria-label": `rows: ${info.rowsAllowed.map((r) => word(Row[r])).join(", ")}`, title: `rows: ${info.rowsAllowed.map((r) => word(Row[r])).join(", ")}` }, info.rowsAllowed.map((r) => quiet(symbol(`row-${word(Row[r])}`, undefined, 14)))),
       ),
-    info?.abilityText && h("p", { class: "ability" }, info.abilityText),
+    !compact && info?.abilityText && h("p", { class: "ability" }, info.abilityText),
     tilted && h("small", { class: "tag" }, "tilted"),
   );
 }
@@ -61,7 +86,7 @@ function tableau(seat: SeatView, cards: Map<string, CatalogueCard>, own: boolean
       h(
         "div",
         { class: `tableau-row row-${word(Row[row])}`, role: "group", "aria-label": `${word(Row[row])} row` },
-        h("div", { class: "row-name", "data-target": own ? `row:${Row[row]}` : undefined }, word(Row[row])),
+        h("div", { class: "row-name", "data-target": own ? `row:${Row[row]}` : undefined, "aria-label": `${word(Row[row])} row` }, symbol(`row-${word(Row[row])}`, `${word(Row[row])} row`, 24), h("span", { "aria-hidden": "true" }, word(Row[row]))),
         h("div", { class: "cards" }, rows[row].map((c) => card(c.card, cards.get(c.card), `tableau:${c.card}`, c.tilted))),
       ),
     ),
@@ -140,7 +165,7 @@ export function renderBirdscaping(input: Input): HTMLElement {
         "Discard pile",
         "discard",
         v.discardPile.length
-          ? h("div", { class: "cards" }, v.discardPile.map((c) => card(c, cards.get(c), `discard:${c}`)))
+          ? h("div", { class: "cards pile" }, v.discardPile.map((c) => card(c, cards.get(c), `discard:${c}`, false, true)))
           : h("p", {}, "empty"),
       ),
       payment(input, cards),

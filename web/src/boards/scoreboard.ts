@@ -35,8 +35,32 @@ function soloResult(solo: SoloResult, final: boolean): HTMLElement {
   );
 }
 
-/** Draw a score board as a table. */
-export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement {
+/**
+ * The result in one sentence, from the viewer's side: "You won", "You
+ * tied for first with Bo", "Bo won; you came 2nd"; a spectator reads "Bo
+ * won"; a solo player "You won" or "You lost" against the AI or targets.
+ */
+export function outcome(board: ScoreBoard, seats: Seat[], viewerSeat: number): string {
+  const me = board.seats.find((s) => s.seat === viewerSeat);
+  const others = (list: number[]) => list.filter((w) => w !== viewerSeat).map((w) => seatName(seats, w));
+  if (board.solo && board.seats.length === 1) {
+    const who = me ? "You" : seatName(seats, board.seats[0]!.seat);
+    return `${who} ${board.solo.won ? "won" : "lost"}`;
+  }
+  const winners = board.winners;
+  if (me && winners.includes(viewerSeat)) return winners.length > 1 ? `You tied for first with ${others(winners).join(" and ")}` : "You won";
+  const names = winners.map((w) => seatName(seats, w)).join(" and ");
+  if (!names) return "Nobody won";
+  return me ? `${names} won; you came ${ordinal(me.rank)}` : `${names} won`;
+}
+
+function ordinal(n: number): string {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${tail}`;
+}
+
+/** Draw a score board as a table; the final one opens with the result from `viewerSeat`'s side (-1: a spectator). */
+export function renderScoreBoard(board: ScoreBoard, seats: Seat[], viewerSeat = -1): HTMLElement {
   const categories: string[] = [];
   for (const s of board.seats) for (const c of s.categories) if (!categories.includes(c.name)) categories.push(c.name);
   const points = (seat: SeatScore, name: string) => seat.categories.find((c) => c.name === name)?.points ?? 0;
@@ -44,12 +68,13 @@ export function renderScoreBoard(board: ScoreBoard, seats: Seat[]): HTMLElement 
   const solo = board.solo;
   return h(
     "section",
-    { class: `scoreboard${board.final ? " final" : ""}`, "aria-label": board.final ? "Final scores" : "Scores so far" },
+    { class: `scoreboard${board.final ? " final" : ""}`, "aria-label": board.final ? "Final scores" : "Scores so far", id: board.final ? "final-scores" : undefined, tabindex: board.final ? "-1" : undefined },
+    board.final && h("p", { class: "outcome" }, outcome(board, seats, viewerSeat)),
     h("h2", {}, board.final ? "Final scores" : "Scores so far"),
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), board.seats.map((s) => h("th", { scope: "col" }, seatName(seats, s.seat))))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), board.seats.map((s) => h("th", { scope: "col", class: s.seat === viewerSeat ? "you" : undefined }, seatName(seats, s.seat), s.seat === viewerSeat && " (you)")))),
       h(
         "tbody",
         {},

@@ -22,6 +22,9 @@ import {
 } from "../gen/roost/undertheleaves/v1/types_pb.js";
 import { keyOf, seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
+import { symbol } from "./symbols.js";
+import type { Choice } from "../choose/choices.js";
+import type { Action } from "../gen/roost/undertheleaves/v1/types_pb.js";
 
 type Input = BoardInput<View, Catalogue>;
 
@@ -50,6 +53,39 @@ function miniTile(spaces: Space[], label: string, target?: string): HTMLElement 
   );
 }
 
+/** The spaces (top-left, top-right, bottom-left, bottom-right) turned clockwise by `rotation`, then mirrored when `flipped` (the rules' orientation). */
+export function orient<T>(spaces: T[], rotation: number, flipped: boolean): T[] {
+  let face = [...spaces];
+  for (let i = 0; i < ((rotation / 90) % 4 + 4) % 4; i++) face = [face[2]!, face[0]!, face[3]!, face[1]!];
+  return flipped ? [face[1]!, face[0]!, face[3]!, face[2]!] : face;
+}
+
+/**
+ * The chooser's preview of a tile placement step: the tile to place as it
+ * would lie, for the first of the choices (the unflipped one when the step
+ * is a rotation and both remain).
+ */
+export function previewTile(view: View, choices: Choice[]): HTMLElement | undefined {
+  const placed = choices.map((c) => (c.action as Action | undefined)?.kind).flatMap((k) => (k?.case === "placeTile" ? [k.value] : []));
+  const pick = placed.find((p) => !p.flipped) ?? placed[0];
+  if (!pick || pick.rotation === undefined || view.takenSpaces.length !== 4) return undefined;
+  const spaces = orient(view.takenSpaces, pick.rotation, pick.flipped && placed.every((p) => p.flipped));
+  return miniTile(spaces, `the tile ${spaceWords(spaces)}`);
+}
+
+/** What each colour of the gardens is, with its symbol. */
+function legend(): HTMLElement {
+  const terrains = [Terrain.PINK, Terrain.YELLOW, Terrain.ORANGE, Terrain.PURPLE, Terrain.GREEN, Terrain.PUDDLE];
+  return h(
+    "ul",
+    { class: "legend", "aria-label": "colour legend" },
+    terrains.map((t) => h("li", {}, h("span", { class: `swatch terrain-${terrainWord(t)}`, "aria-hidden": "true" }), symbol(`terrain-${terrainWord(t)}`), h("span", {}, terrainWord(t) === "puddle" ? "puddle" : `${terrainWord(t)} leaves`))),
+    h("li", {}, symbol("mushroom"), h("span", {}, "mushroom")),
+    h("li", {}, symbol("bee"), h("span", {}, "bees on a pollinized sector")),
+    h("li", {}, symbol("hummingbird"), h("span", {}, "hummingbird on a nest")),
+  );
+}
+
 function spaceWords(spaces: Space[]): string {
   return spaces.map((s) => `${terrainWord(s.terrain)}${s.mushroom ? " with mushroom" : ""}`).join(", ");
 }
@@ -70,14 +106,14 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
       cells.set(`${cx},${cy}`, {
         terrain: tile.terrains[i] ?? Terrain.UNSPECIFIED,
         mushroom: tile.mushrooms[i] ?? false,
-        marks: i === 0 && tile.hummingbirds > 0 ? [`hum ${tile.hummingbirds}`] : [],
+        marks: i === 0 && tile.hummingbirds > 0 ? [`${tile.hummingbirds} hummingbird${tile.hummingbirds > 1 ? "s" : ""}`] : [],
       });
     });
   }
   for (const sector of garden.beeSectors) {
     const first = sector.cells[0];
     const cell = first && cells.get(`${first.x},${first.y}`);
-    if (cell && sector.bees > 0) cell.marks.push(`bee ${sector.bees}`);
+    if (cell && sector.bees > 0) cell.marks.push(`${sector.bees} bee${sector.bees > 1 ? "s" : ""}`);
   }
   const names = new Map(input.view.dwellerCards.map((d) => [d.id, d.name]));
   for (const d of garden.dwellers) {
@@ -110,7 +146,12 @@ function gardenGrid(input: Input, garden: Garden): HTMLElement {
         role: "gridcell",
       },
       info.mushroom && h("span", { class: "mushroom", "aria-hidden": "true" }),
-      info.marks.map((m) => h("span", { class: "mark", title: m }, m)),
+      info.marks.map((m) => {
+        const piece = /^(\d+) (bee|hummingbird)s?$/.exec(m);
+        return piece
+          ? h("span", { class: `mark piece-${piece[2]}`, title: m, "aria-hidden": "true" }, symbol(piece[2]!, m, 14), Number(piece[1]) > 1 && String(piece[1]))
+          : h("span", { class: "mark", title: m }, m);
+      }),
     );
   });
   const ghosts = spots.map(([sx, sy]) =>
@@ -134,7 +175,13 @@ function gardenPanel(input: Input, garden: Garden): HTMLElement {
       "p",
       { class: "facts" },
       stat("Score", garden.score),
-      p && [stat("Bees", p.bees), stat("Hummingbirds", p.hummingbirds), stat("Leaf", p.leaf), stat("Puddle", p.puddle), stat("Mushroom", p.mushroom)],
+      p && [
+        stat("Bees", p.bees),
+        stat("Hummingbirds", p.hummingbirds),
+        stat("Leaf dwellers", p.leaf),
+        stat("Puddle dwellers", p.puddle),
+        stat("Mushroom dwellers", p.mushroom),
+      ],
     ),
     gardenGrid(input, garden),
   );
@@ -162,13 +209,14 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
         "div",
         { class: "market-tiles", role: "list" },
         v.market.map((m) =>
-          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market ${m.slot !== undefined ? `slot ${m.slot + 1}` : "tile"}, tile ${m.tile}: ${spaceWords(m.spaces)}`, keyOf("market", m.slot)), h("small", {}, m.tile)),
+          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market ${m.slot !== undefined ? `slot ${m.slot + 1}` : "tile"}, tile ${m.tile}: ${spaceWords(m.spaces)}`, keyOf("market", m.slot)), h("small", {}, `slot ${(m.slot ?? 0) + 1}`)),
         ),
       ),
       h("p", {}, stat("Tiles in the bag", v.bagCount)),
-      v.takenTile && h("div", { class: "taken" }, h("span", {}, `Tile to place: ${v.takenTile}`), miniTile(v.takenSpaces, `tile to place ${v.takenTile}: ${spaceWords(v.takenSpaces)}`)),
+      v.takenTile && h("div", { class: "taken" }, h("span", {}, "Tile to place: "), miniTile(v.takenSpaces, `tile to place ${v.takenTile}: ${spaceWords(v.takenSpaces)}`)),
       v.pendingCard && h("p", {}, `Dweller to place: ${v.dwellerCards.find((d) => d.id === v.pendingCard)?.name ?? v.pendingCard}`),
     ),
+    region("Colours", "legend-region", legend()),
     region(
       "Dwellers",
       "dwellers",
@@ -176,7 +224,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
         "ul",
         { class: "dweller-cards" },
         v.dwellerCards.map((d) =>
-          h("li", {}, h("strong", {}, d.name), ` (${(Family[d.family] ?? "").toLowerCase()}): ${d.condition} `, h("small", {}, `Placement: ${d.placement}.`)),
+          h("li", {}, symbol(`family-${(Family[d.family] ?? "").toLowerCase()}`), " ", h("strong", {}, d.name), ` (${(Family[d.family] ?? "").toLowerCase()}): ${d.condition} `, h("small", {}, `Placement: ${d.placement}.`)),
         ),
       ),
     ),

@@ -19,20 +19,30 @@ import {
   type Card,
   DecisionKind,
   DieFace,
+  Food,
   type FoodCounts,
   Habitat,
   Nest,
   Phase,
   type PlayerView,
   PowerColor,
+  SetupStage,
   type View,
 } from "../gen/roost/wingspan/v1/types_pb.js";
 import { keyOf, seatOf, viewerFirst } from "../presence.js";
 import { type BoardInput, region, seatHeading, seatName, stat } from "./kit.js";
+import { symbol, symbols } from "./symbols.js";
 
 type Input = BoardInput<View, Catalogue>;
 
 const FOODS = ["invertebrate", "seed", "fish", "fruit", "rodent"] as const;
+const FOOD_ENUMS = [
+  ["invertebrate", Food.INVERTEBRATE],
+  ["seed", Food.SEED],
+  ["fish", Food.FISH],
+  ["fruit", Food.FRUIT],
+  ["rodent", Food.RODENT],
+] as const;
 const HABITATS = [Habitat.FOREST, Habitat.GRASSLAND, Habitat.WETLAND] as const;
 const SLOTS_PER_HABITAT = 5;
 
@@ -48,6 +58,12 @@ export function foodText(food: FoodCounts | undefined): string {
   return parts.length ? parts.join(", ") : "none";
 }
 
+/** Food tokens as symbols with their counts ("none" when empty). */
+function foodSymbols(food: FoodCounts | undefined): HTMLElement {
+  const have = FOODS.filter((f) => (food?.[f] ?? 0) > 0);
+  return h("span", { class: "food-tokens", role: "img", "aria-label": foodText(food), title: foodText(food) }, have.length ? have.map((f) => h("span", { class: "food-token", "aria-hidden": "true" }, hide(symbol(f)), String(food![f]))) : "none");
+}
+
 /** A bird's food cost in words: "3 seed", "1 fish or 1 fruit", "free". */
 export function costText(bird: CatalogueBird): string {
   if (bird.foodCostMode === FoodCostMode.NONE || bird.foodCostTotal === 0) return "free";
@@ -56,6 +72,32 @@ export function costText(bird: CatalogueBird): string {
   );
   if (bird.wildFood > 0) parts.push(`${bird.wildFood} any food`);
   return parts.join(bird.foodCostMode === FoodCostMode.ANY ? " or " : " + ");
+}
+
+/** A bird's food cost as symbols: "/" between alternatives, "+" between what is all paid. */
+function costSymbols(bird: CatalogueBird): HTMLElement {
+  if (bird.foodCostMode === FoodCostMode.NONE || bird.foodCostTotal === 0) return h("span", { class: "cost-syms" }, "free");
+  const icons: HTMLElement[] = [];
+  for (const f of FOODS) for (let i = 0; i < (bird.foodCost?.[f] ?? 0); i++) icons.push(symbol(f));
+  for (let i = 0; i < bird.wildFood; i++) icons.push(symbol("wild"));
+  const sep = bird.foodCostMode === FoodCostMode.ANY ? "/" : "";
+  return h(
+    "span",
+    { class: "cost-syms", role: "img", "aria-label": `cost: ${costText(bird)}`, title: `cost: ${costText(bird)}` },
+    icons.flatMap((el, i) => (i && sep ? [h("span", { class: "sep", "aria-hidden": "true" }, sep), hide(el)] : [hide(el)])),
+  );
+}
+
+/** A symbol inside a labelled group: its own label is the group's. */
+function hide(el: HTMLElement): HTMLElement {
+  el.removeAttribute("role");
+  el.removeAttribute("aria-label");
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+function nestName(nest: Nest): string {
+  return nest === Nest.NONE || nest === Nest.UNSPECIFIED ? "none" : word(Nest[nest]);
 }
 
 function birdIndex(catalogue: Catalogue): Map<number, CatalogueBird> {
@@ -71,38 +113,51 @@ function powerClass(color: PowerColor): string {
   return `power power-${word(PowerColor[color])}`;
 }
 
-/** A card in hand, in the tray or offered: everything printed on it. */
+/**
+ * A bird card laid out like the printed one: habitats and food cost down the
+ * left edge, the name at the top, points, nest, egg limit and wingspan in
+ * the middle band, the power in its colour along the bottom.
+ */
 function birdCard(card: Card, info: CatalogueBird | undefined, target: string | undefined): HTMLElement {
   const name = card.name || info?.name || (card.bird !== undefined ? `bird ${card.bird}` : "a bird");
   return h(
     "article",
     { class: "card bird-card", "data-target": target, "aria-label": name },
-    h("h4", {}, name),
-    info &&
-      h(
-        "p",
-        { class: "facts" },
-        h("span", { class: "cost" }, `Cost: ${costText(info)}`),
-        h("span", { class: "points" }, `${info.points} points`),
-        h("span", {}, `${info.nest === Nest.NONE ? "no" : word(Nest[info.nest])} nest, ${info.eggLimit} eggs`),
-        h("span", {}, `${info.wingspanCm} cm`),
-        h("span", { class: "habitats" }, info.habitats.map((x) => word(Habitat[x])).join(" / ")),
-      ),
-    info?.power && h("p", { class: powerClass(info.powerColor) }, info.power),
+    info && h("div", { class: "card-side" }, h("span", { class: "habitat-syms" }, info.habitats.map((x) => symbol(word(Habitat[x])))), costSymbols(info)),
+    h(
+      "div",
+      { class: "card-main" },
+      h("h4", {}, name),
+      info &&
+        h(
+          "p",
+          { class: "card-band" },
+          h("span", { class: "points", title: `${info.points} points`, "aria-label": `${info.points} points` }, symbol("points", `${info.points} points`, 14), h("b", { "aria-hidden": "true" }, String(info.points))),
+          symbol(`nest-${nestName(info.nest)}`),
+          symbols("egg", info.eggLimit, `up to ${info.eggLimit} egg${info.eggLimit === 1 ? "" : "s"}`, 11),
+          h("span", { class: "wingspan-cm" }, `${info.wingspanCm} cm`),
+        ),
+      info?.power && h("p", { class: powerClass(info.powerColor) }, info.power),
+    ),
   );
 }
 
 /** A bird on a mat with what lies on it. */
-function slotCard(slot: BirdSlot, own: boolean): HTMLElement {
+function slotCard(slot: BirdSlot, own: boolean, info: CatalogueBird | undefined): HTMLElement {
   return h(
     "article",
     { class: "card slot-card", "data-target": own ? keyOf("slot", slot.bird) : undefined, "aria-label": slot.name },
     h("h4", {}, slot.name),
     h(
       "p",
+      { class: "card-band" },
+      h("span", { class: "points", "aria-label": `${slot.points} points`, title: `${slot.points} points` }, symbol("points", `${slot.points} points`, 14), h("b", { "aria-hidden": "true" }, String(slot.points))),
+      info && symbol(`nest-${nestName(info.nest)}`),
+      h("span", { class: "eggs", role: "img", "aria-label": `${slot.eggs} of ${slot.eggLimit} eggs`, title: `${slot.eggs} of ${slot.eggLimit} eggs` }, Array.from({ length: slot.eggLimit }, (_x, i) => h("span", { class: `egg-slot${i < slot.eggs ? " laid" : ""}`, "aria-hidden": "true" }))),
+    ),
+    h(
+      "p",
       { class: "facts" },
-      h("span", { class: "points" }, `${slot.points} points`),
-      h("span", { class: "eggs", "aria-label": `${slot.eggs} of ${slot.eggLimit} eggs` }, `eggs ${slot.eggs}/${slot.eggLimit}`),
       slot.cachedFood > 0 && h("span", { class: "cached" }, `cached food ${slot.cachedFood}`),
       slot.tuckedCards > 0 && h("span", { class: "tucked" }, `tucked cards ${slot.tuckedCards}`),
       slot.pinkUsed && h("span", {}, "pink power used"),
@@ -111,17 +166,18 @@ function slotCard(slot: BirdSlot, own: boolean): HTMLElement {
   );
 }
 
-function habitatRow(player: PlayerView, habitat: Habitat, own: boolean): HTMLElement {
+function habitatRow(player: PlayerView, habitat: Habitat, own: boolean, birds: Map<number, CatalogueBird>): HTMLElement {
   const name = word(Habitat[habitat]);
-  const birds = player[name as "forest" | "grassland" | "wetland"];
-  const empty = Array.from({ length: Math.max(0, SLOTS_PER_HABITAT - birds.length) }, () =>
+  const allBirds = birds;
+  const row = player[name as "forest" | "grassland" | "wetland"];
+  const empty = Array.from({ length: Math.max(0, SLOTS_PER_HABITAT - row.length) }, () =>
     h("div", { class: "card empty-slot", "aria-hidden": "true" }),
   );
   return h(
     "div",
     { class: `habitat habitat-${name}`, role: "group", "aria-label": `${name}` },
-    h("div", { class: "habitat-name", "data-target": own ? `habitat:${Habitat[habitat]}` : undefined }, name),
-    h("div", { class: "slots" }, birds.map((b) => slotCard(b, own)), empty),
+    h("div", { class: "habitat-name", "data-target": own ? `habitat:${Habitat[habitat]}` : undefined, "aria-label": name }, symbol(name, name, 28), h("span", {}, name)),
+    h("div", { class: "slots" }, row.map((b) => slotCard(b, own, info(allBirds, b.bird))), empty),
   );
 }
 
@@ -145,16 +201,22 @@ function playerMat(input: Input, player: PlayerView, birds: Map<number, Catalogu
       "p",
       { class: "facts" },
       stat("Score", player.score),
-      stat("Food", foodText(player.food)),
+      h("span", { class: "stat food-stat" }, h("span", { class: "stat-label" }, "Food: "), foodSymbols(player.food)),
       stat("Action cubes", player.cubesLeft),
       stat("Cards in hand", player.handCount),
       stat("Bonus cards", player.bonusCount),
     ),
-    h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x, own))),
+    h("div", { class: "mat" }, HABITATS.map((x) => habitatRow(player, x, own, birds))),
     player.hand.length > 0 &&
       region("Hand", "hand", h("div", { class: "cards" }, player.hand.map((c) => birdCard(c, info(birds, c.bird), keyOf("hand", c.bird))))),
     player.setupBirds.length > 0 &&
       region("Starting birds to keep", "setup", h("div", { class: "cards" }, player.setupBirds.map((c) => birdCard(c, info(birds, c.bird), keyOf("setup", c.bird))))),
+    own && player.setupStage === SetupStage.FOOD &&
+      region(
+        "Starting food to keep",
+        "setup-food",
+        h("div", { class: "food-pick" }, FOOD_ENUMS.map(([f, e]) => h("span", { class: "food-choice", "data-target": `food:${Food[e]}`, "aria-label": f }, symbol(f, f, 30), h("span", { "aria-hidden": "true" }, f)))),
+      ),
     player.bonusCards.length > 0 && region("Bonus cards", "bonus", h("div", { class: "cards" }, player.bonusCards.map((b) => bonusCard(b)))),
     [...player.bonusOffer, ...player.setupBonusCards].length > 0 &&
       region("Bonus cards offered", "bonus-offer", h("div", { class: "cards" }, [...player.bonusOffer, ...player.setupBonusCards].map((b) => bonusCard(b, keyOf("bonus", b.bonus))))),
@@ -200,11 +262,16 @@ function table(input: Input, birds: Map<number, CatalogueBird>): HTMLElement {
       h(
         "div",
         { class: "dice", role: "list" },
-        v.birdfeeder.map((face) =>
-          h("span", { class: `die die-${word(DieFace[face])}`, role: "listitem", "data-target": `die:${DieFace[face]}`, "aria-label": `die showing ${word(DieFace[face])}` }, word(DieFace[face]).replace(" or ", "/")),
-        ),
+        v.birdfeeder.map((face) => {
+          const faces = word(DieFace[face]).split(" or ");
+          return h(
+            "span",
+            { class: `die die-${faces.join("-")}`, role: "listitem", "data-target": `die:${DieFace[face]}`, "aria-label": `die showing ${faces.join(" or ")}` },
+            faces.map((f) => hide(symbol(f, f, faces.length > 1 ? 20 : 28))),
+          );
+        }),
       ),
-      h("p", {}, stat("Dice outside", v.diceOutside)),
+      h("p", {}, stat("Dice outside the feeder", v.diceOutside)),
     ),
     region(
       "Bird tray",

@@ -15,6 +15,14 @@ export interface ActionNaming {
   target(action: AnyAction): string | undefined;
   /** The steps that spell the action out; default: [kind in words, label]. */
   steps?(action: AnyAction, label: string): string[] | undefined;
+  /**
+   * A choice that is a set of things on the board (the starting birds to
+   * keep): their target keys. Such choices are made by clicking the things
+   * one by one and confirming the set, never from a list of every set.
+   */
+  picks?(action: AnyAction): string[] | undefined;
+  /** An optional action that does not advance the turn (a free action): listed apart, never highlighted on the board. */
+  free?(action: AnyAction): boolean;
 }
 
 /** One legal action, ready to offer. */
@@ -25,6 +33,12 @@ export interface Choice {
   target?: string;
   steps: string[];
   scoreAfter: number;
+  /** The target keys of a set choice (see ActionNaming.picks). */
+  picks?: string[];
+  /** A free action (see ActionNaming.free). */
+  free: boolean;
+  /** The action itself, for previews. */
+  action?: AnyAction;
 }
 
 /** Turn a Legal response's actions into choices. */
@@ -36,13 +50,17 @@ export function choicesOf(actions: AnyLegalAction[], naming: ActionNaming): Choi
     const label = a.ref?.label ?? "";
     const kind = a.ref?.kind ?? a.action?.kind.case ?? "";
     const steps = (a.action && naming.steps?.(a.action, label)) || [capital(words(kind)), label];
+    const free = a.action ? (naming.free?.(a.action) ?? false) : false;
     return {
       id,
       label,
       kind,
-      target: a.action ? naming.target(a.action) : undefined,
+      target: a.action && !free ? naming.target(a.action) : undefined,
       steps,
       scoreAfter: a.scoreAfter,
+      picks: a.action ? naming.picks?.(a.action) : undefined,
+      free,
+      action: a.action,
     };
   });
 }
@@ -69,6 +87,17 @@ export function nextSteps(choices: Choice[], path: string[]): { step: string; co
 /** The target keys that at least one choice is about. */
 export function targets(choices: Choice[]): Set<string> {
   return new Set(choices.flatMap((c) => (c.target ? [c.target] : [])));
+}
+
+/** The set choice made of exactly these target keys, if any. */
+export function exactPick(choices: Choice[], picked: string[]): Choice | undefined {
+  const want = [...picked].sort().join("|");
+  return choices.find((c) => c.picks !== undefined && [...c.picks].sort().join("|") === want);
+}
+
+/** Every target key some set choice is made of. */
+export function pickable(choices: Choice[]): Set<string> {
+  return new Set(choices.flatMap((c) => c.picks ?? []));
 }
 
 /** The choices about one target. */

@@ -9,7 +9,7 @@ import { Row } from "../gen/roost/birdscaping/v1/types_pb.js";
 import type { Action as SgAction } from "../gen/roost/skygarden/v1/types_pb.js";
 import type { Action as UtlAction } from "../gen/roost/undertheleaves/v1/types_pb.js";
 import type { Action as WsAction } from "../gen/roost/wingspan/v1/types_pb.js";
-import { DieFace, Habitat } from "../gen/roost/wingspan/v1/types_pb.js";
+import { DieFace, Food, Habitat } from "../gen/roost/wingspan/v1/types_pb.js";
 import type { GameName } from "../registry.js";
 import { keyOf } from "../presence.js";
 import type { ActionNaming } from "./choices.js";
@@ -56,6 +56,12 @@ const wingspan: ActionNaming = {
     if (k.case === "keepFood") return ["Keep starting food", label];
     return undefined;
   },
+  picks(any) {
+    const k = (any as WsAction).kind;
+    if (k.case === "keepBirds") return k.value.birds.map((b) => `setup:${b}`);
+    if (k.case === "keepFood") return k.value.foods.map((f) => `food:${Food[f]}`);
+    return undefined;
+  },
 };
 
 const undertheleaves: ActionNaming = {
@@ -85,7 +91,13 @@ const undertheleaves: ActionNaming = {
   },
 };
 
+/** Sky Garden's free actions (rulebook, "Free Actions"): optional at any time of the turn, never what advances it. */
+const SKYGARDEN_FREE = new Set(["claimMilestone", "birdToForest", "treeToForest", "refillLake", "nestAdd", "nestRemove"]);
+
 const skygarden: ActionNaming = {
+  free(any) {
+    return SKYGARDEN_FREE.has((any as SgAction).kind.case ?? "");
+  },
   target(any) {
     const k = (any as SgAction).kind;
     switch (k.case) {

@@ -20,7 +20,7 @@ import { heldGame, touch } from "../api/seats.js";
 import { watchGame, type WatchHooks } from "../api/watch.js";
 import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
-import { type ChooserState, decided, pickStep, pickTarget } from "../choose/panel.js";
+import { type ChooserState, decided, pickStep, pickTarget, togglePick } from "../choose/panel.js";
 import { replace } from "../dom.js";
 import { kitOf } from "../games/index.js";
 import { seatOf } from "../presence.js";
@@ -30,6 +30,11 @@ import { announce, focusKey, restoreFocus } from "./focus.js";
 import { renderGame } from "./render.js";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
+
+/** True once a game takes no more decisions (finished, or aborted before every first decision). */
+function isOver(status: GameStatus): boolean {
+  return status === GameStatus.FINISHED || status === GameStatus.ABORTED;
+}
 
 /** Reasons after which the page reads its legal actions again. */
 const REREAD = new Set(["ERROR_REASON_STALE_VERSION", "ERROR_REASON_UNKNOWN_ACTION", "ERROR_REASON_ILLEGAL_ACTION", "ERROR_REASON_NOT_YOUR_TURN"]);
@@ -117,6 +122,8 @@ export class GameController {
         pickTarget: (key) => this.choose(pickTarget(this.model.chooser!, key)),
         pickStep: (step) => this.choose(pickStep(this.model.chooser!, step)),
         back: () => this.update({ chooser: this.model.chooser && { choices: this.model.chooser.choices, path: [] } }, true),
+        togglePick: (key) => this.update({ chooser: togglePick(this.model.chooser!, key), notice: undefined }),
+        send: (choice) => void this.send(choice.id),
       }),
     );
     restoreFocus(this.root, focused, toChooser);
@@ -131,9 +138,11 @@ export class GameController {
       // A page without a token is a spectator whatever the server says; -1 or absent means no seat.
       viewerSeat: this.token ? (seatOf(state.viewerSeat) ?? -1) : -1,
       version: state.version,
-      finished: state.status === GameStatus.FINISHED,
+      finished: isOver(state.status),
       toAct: state.toAct,
       view: state.view,
+      clock: state.clock,
+      clockAt: Date.now(),
     });
   }
 
@@ -142,6 +151,10 @@ export class GameController {
     touch(this.model.gameId, true);
     const score = await this.client.score({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
     this.update({ finished: true, chooser: undefined, choiceVersion: undefined, score: score.scoreboard });
+    // Wherever the player was scrolled to (their mat, usually), the result comes into view and is read out.
+    const final = this.root.querySelector<HTMLElement>("#final-scores");
+    final?.focus({ preventScroll: true });
+    final?.scrollIntoView?.({ block: "start", behavior: "smooth" });
   }
 
   /** Choices from a legal list, keeping the steps already taken when the list offers the same choices. */
@@ -184,7 +197,8 @@ export class GameController {
       };
       // Events come in order; a view sent with Apply's reply may be newer than a lagging stream's.
       if (event.version >= this.model.version) {
-        Object.assign(change, { version: event.version, toAct: event.toAct, finished: event.status === GameStatus.FINISHED });
+        Object.assign(change, { version: event.version, toAct: event.toAct, finished: isOver(event.status) });
+        if (event.clock) Object.assign(change, { clock: event.clock, clockAt: Date.now() });
         if (view) change.view = view;
       }
       if (view || change.finished) this.update(change);

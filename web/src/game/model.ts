@@ -5,7 +5,7 @@
  * The live controller and fixture mode both fill it; render.ts draws it.
  */
 import type { AnyView } from "../api/clients.js";
-import type { Event, ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
+import type { Clock, Event, ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
 import type { ChooserState } from "../choose/panel.js";
 import type { GameName } from "../registry.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -26,6 +26,10 @@ export interface GameModel {
   /** The version the chooser's action ids belong to: Apply's expected_version. */
   choiceVersion?: bigint;
   score?: ScoreBoard;
+  /** The game's clock as the latest event brought it (timed games only). */
+  clock?: Clock;
+  /** When `clock` arrived, in this browser's milliseconds (the countdown's start). */
+  clockAt?: number;
   log: Event[];
   /** A sentence about the last failed call (illegal or stale choice, lost connection). */
   notice?: string;

@@ -8,15 +8,40 @@ import { h } from "../dom.js";
 import { seatName } from "../boards/kit.js";
 import { seatOf } from "../presence.js";
 import { renderScoreBoard } from "../boards/scoreboard.js";
+import type { Choice } from "../choose/choices.js";
 import { activateTargets, renderChooser } from "../choose/panel.js";
 import { kitOf } from "../games/index.js";
+import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
+import { renderClock, startTicker } from "./clock.js";
+
+/** How a game ended, when not by its rules (ScoreBoard.ending), and who left. */
+const ENDINGS: Record<number, string> = {
+  2: "ended by resignation",
+  3: "ended on time",
+  4: "aborted before every seat's first decision (unrated)",
+  5: "ended: no progress for too long",
+  6: "ended at its cap of decisions",
+};
+
+function endingLine(model: GameModel): HTMLElement | false {
+  const score = model.score;
+  if (!model.finished || !score) return false;
+  const how = ENDINGS[score.ending] ?? "";
+  const left = score.leftSeats.map((s) => seatName(model.seats, s)).join(", ");
+  if (!how && !left) return false;
+  return h("p", { class: "ending" }, how ? `The game ${how}.` : "", left ? ` Left: ${left}.` : "");
+}
 
 export interface GameActions {
   pickTarget(key: string): void;
   pickStep(step: string): void;
   back(): void;
+  /** Toggle a thing of a set choice (the starting birds to keep). */
+  togglePick(key: string): void;
+  /** Send one choice as it is (a confirmed set, a free action). */
+  send(choice: Choice): void;
 }
 
 function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
@@ -46,9 +71,13 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       h("a", { href: `#/watch/${model.game}/${model.gameId}` }, "spectator link"),
       " · ",
       h("a", { href: "#/" }, "lobby"),
+      " · ",
+      howToPlayButton(model.game),
     ),
   );
   const notice = h("p", { class: "notice", role: "alert" }, model.notice ?? "");
+  const clock = !model.finished && renderClock(model.clock, model.seats, model.clockAt ?? Date.now());
+  if (clock) startTicker();
   let board: HTMLElement;
   if (model.view && model.catalogue) {
     board = kit.render({
@@ -59,12 +88,12 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       toAct: model.toAct,
       targets: model.chooser ? new Set(model.chooser.choices.flatMap((c) => (c.target ? [c.target] : []))) : undefined,
     });
-    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget);
+    if (model.chooser) activateTargets(board, model.chooser, actions.pickTarget, actions.togglePick);
   } else {
     board = h("p", { class: "loading" }, "Loading the board…");
   }
   const chooser = model.chooser
-    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back })
+    ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back, toggle: actions.togglePick, send: actions.send }, model.view && kit.preview ? (choices) => kit.preview!(model.view!, choices) : undefined)
     : !spectator && !model.finished
       ? h("section", { class: "chooser waiting", "aria-label": "Your choices" }, h("p", {}, "Waiting for the other players…"))
       : false;
@@ -78,8 +107,10 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     "div",
     { class: `game-page game-${model.game}` },
     header,
+    clock,
     notice,
-    model.finished && model.score && renderScoreBoard(model.score, model.seats),
-    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats))),
+    endingLine(model),
+    model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat),
+    h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat))),
   );
 }

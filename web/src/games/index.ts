@@ -21,9 +21,9 @@ import type { GameName } from "../registry.js";
 import { renderBirdscaping } from "../boards/birdscaping.js";
 import type { BoardInput } from "../boards/kit.js";
 import { renderSkyGarden } from "../boards/skygarden.js";
-import { renderUnderTheLeaves } from "../boards/undertheleaves.js";
+import { previewTile, renderUnderTheLeaves } from "../boards/undertheleaves.js";
 import { renderWingspan } from "../boards/wingspan.js";
-import type { ActionNaming } from "../choose/choices.js";
+import type { ActionNaming, Choice } from "../choose/choices.js";
 import { NAMING } from "../choose/naming.js";
 
 export interface GameKit {
@@ -37,6 +37,8 @@ export interface GameKit {
   };
   render(input: BoardInput<any, any>): HTMLElement;
   naming: ActionNaming;
+  /** A picture of what a step of a choice would do (Under the Leaves: the tile turned and flipped). */
+  preview?(view: any, choices: Choice[]): HTMLElement | undefined;
 }
 
 function schemas(svc: typeof ws | typeof utl | typeof sg | typeof bs, catalogue: DescMessage, options: DescMessage) {
@@ -52,7 +54,7 @@ function schemas(svc: typeof ws | typeof utl | typeof sg | typeof bs, catalogue:
 
 export const KITS: Record<GameName, GameKit> = {
   wingspan: { schemas: schemas(ws, wsCat.CatalogueSchema, wsOpt.OptionsSchema), render: renderWingspan, naming: NAMING.wingspan },
-  undertheleaves: { schemas: schemas(utl, utlCat.CatalogueSchema, utlOpt.OptionsSchema), render: renderUnderTheLeaves, naming: NAMING.undertheleaves },
+  undertheleaves: { schemas: schemas(utl, utlCat.CatalogueSchema, utlOpt.OptionsSchema), render: renderUnderTheLeaves, naming: NAMING.undertheleaves, preview: previewTile },
   skygarden: { schemas: schemas(sg, sgCat.CatalogueSchema, sgOpt.OptionsSchema), render: renderSkyGarden, naming: NAMING.skygarden },
   birdscaping: { schemas: schemas(bs, bsCat.CatalogueSchema, bsOpt.OptionsSchema), render: renderBirdscaping, naming: NAMING.birdscaping },
 };
