@@ -27,10 +27,12 @@ from services.birdscaping.service import SPEC as BIRDSCAPING
 from services.core.engine.replay import ReplayMismatch, action_of
 from services.core.records.archive import Archive
 from services.core.store import events_key, game_key
+from services.registry import by_name
 from services.skygarden.service import SPEC as SKYGARDEN
 from services.undertheleaves.service import SPEC as UNDERTHELEAVES
 from services.wingspan.service import SPEC as WINGSPAN
 from tests.harness import ServerHandle, game_server
+from tests.matchmaking.stack import start, with_db
 from tests.service_contract import Client
 
 pytestmark = pytest.mark.service
@@ -194,7 +196,11 @@ def test_a_game_in_progress_gives_only_its_public_part(
 
 
 def test_a_players_games_page_by_page_and_the_bulk_export(
-    servers: dict[str, ServerHandle], archive_url: str, tmp_path: Path
+    servers: dict[str, ServerHandle],
+    archive_url: str,
+    redis_server_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """ListGames (the matchmaker's, over the archive): a player's games newest
     first, two per page, no game twice; ``roost export --game G --format
@@ -237,6 +243,21 @@ def test_a_players_games_page_by_page_and_the_bulk_export(
         list_games(archive, mm.ListGamesRequest(player_id="player-history"))
     ).games]  # fmt: skip
     assert ended == sorted(ended, reverse=True)
+
+    # The same through the matchmaker process's ListGames: roost history.
+    matchmaker = start(
+        by_name("matchmaking"),
+        {"REDIS_URL": with_db(redis_server_url, 11), "ARCHIVE_URL": archive_url,
+         "MM_GAMES": "undertheleaves"},
+    )  # fmt: skip
+    try:
+        capsys.readouterr()
+        argv = ["history", "--player", "player-history", "--json"]
+        assert roost_main([*argv, "--matchmaker", matchmaker.address]) == 0
+        listed = json.loads(capsys.readouterr().out)
+        assert sorted(g["game_id"] for g in listed["games"]) == sorted(ids)
+    finally:
+        matchmaker.stop()
 
     out = tmp_path / "undertheleaves.jsonl"
     argv = ["export", "--game", "undertheleaves", "--format", "jsonl", "--archive", archive_url]
