@@ -489,6 +489,7 @@ class Matchmaker:
                 bot_after_ms=cache[t].bot_after_ms,
                 private=cache[t].private,
                 table_bots=bot_count(cache[t].table),
+                players=frozenset(p for p, _ in cache[t].party),
             )
             for t, seq in rows
             if t in cache
