@@ -239,6 +239,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def Leaderboard(
         self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext
     ) -> pb.LeaderboardResponse:
+        await self.callers.verifier.caller(context)  # a token sent must verify
         if not request.game:
             raise errors.invalid("game", "required")
         if request.limit < 0 or request.offset < 0:
@@ -258,6 +259,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def GetRatings(
         self, request: pb.GetRatingsRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetRatingsResponse:
+        await self.callers.verifier.caller(context)  # a token sent must verify
         if not request.game:
             raise errors.invalid("game", "required")
         if len(request.player_ids) > LEADERBOARD_MAX:
