@@ -36,6 +36,7 @@ from clients import registry, sessions
 from clients.bots.pool import BotPool, BotSeat, tune_gc_for_bots
 from clients.cli import catalogue, render
 from clients.cli.interactive import InteractivePlayer
+from clients.cli.login import cmd_login, identity_channel, stored_player  # noqa: F401 (cmd_login: `roost login`)
 from clients.cli.main import bot_spec
 from clients.games import new_game_request
 from clients.registry import ServiceInfo
@@ -519,7 +520,7 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     mm = registry.MATCHMAKER
     address = mm.address(args.matchmaker)
     pb = mm.messages()
-    player = args.player or os.environ.get("USER") or "player"
+    player = args.player or stored_player() or os.environ.get("USER") or "player"
     party = [pb.Player(player_id=player, name=args.name or player)]
     party += [pb.Player(player_id=p.strip()) for p in args.party.split(",") if p.strip()]
     counts = queue_counts(info, args.players, len(party))
@@ -535,7 +536,7 @@ def cmd_queue(args: Namespace, console: Console) -> int:
             kind=pb.BOT_KIND_GREEDY if args.bots == "greedy" else pb.BOT_KIND_RANDOM,
         ),
     )
-    ch = channel(address)
+    ch = identity_channel(address)  # the `roost login` identity, when there is one
     stub = mm.stub(ch)
     # The same ticket id makes a retried Enqueue harmless.
     reply = Retry("matchmaker", address, notify=_notice).call(

@@ -4,6 +4,10 @@ identity provider (a local JWKS server, keys generated per run)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -344,3 +348,25 @@ def test_the_guest_key_and_provider_settings_are_documented() -> None:
              "LIMIT_FAILED_TOKENS", "MM_MAX_OPEN_TICKETS", "MM_MAX_PRIVATE_TABLES"]  # fmt: skip
     for name in names:
         assert name in text, name
+
+
+def test_cli_login_keeps_a_guest_identity_and_queues_as_it(
+    ids: IdentityStack, mm: pb_grpc.MatchmakerStub, tmp_path: Path
+) -> None:
+    """`roost login` stores a guest token between sessions; `roost queue` plays
+    as that guest (bearer token sent, player id its subject); a second login renews it."""
+    env = {**os.environ, "ROOST_HOME": str(tmp_path), "MATCHMAKER_ADDR": ids.mm.address,
+           "GAME_ADDR_UNDERTHELEAVES": ids.game.address}  # fmt: skip
+    cli = [sys.executable, "-m", "clients.cli.main"]
+    run = subprocess.run([*cli, "login"], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    stored = json.loads((tmp_path / "identity.json").read_text())
+    assert stored["guest"] and stored["player_id"].startswith("guest-")
+    again = subprocess.run([*cli, "login"], env=env, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "identity.json").read_text())["player_id"] == stored["player_id"]
+    queue = [*cli, "queue", GAME, "--players", "2", "--bots", "--bot-wait", "0", "--json",
+             "--timeout", "30"]  # fmt: skip
+    run = subprocess.run(queue, env=env, capture_output=True, text=True, timeout=90)
+    assert run.returncode == 0, run.stderr
+    assert stored["player_id"] in run.stdout
