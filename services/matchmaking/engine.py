@@ -161,7 +161,9 @@ class Matchmaker:
         self.owner = uuid.uuid4().hex
         #: Set when the server drains: ticket watches end.
         self.draining = False
-        self.supervisor = Supervisor(self.store, self.ratings, games, self.owner, settings.lease_ms)
+        self.supervisor = Supervisor(
+            self.store, self.ratings, games, self.owner, settings.lease_ms, settings.no_show_ms
+        )
         self.notifier = Notifier(client)
         self.policy = WindowPolicy(
             settings.window_base, settings.window_per_second, settings.window_max
@@ -595,6 +597,10 @@ class Matchmaker:
             "seats": seats,
             # A game of bots only says nothing about people: it is not rated.
             "rated": any(not p["bot"] for p in people),
+            # For the supervisor's no-show abort (supervisor.py): a seat's token
+            # (any seat may Abort) and when the game was made.
+            "abort_token": tokens[0],
+            "created_ms": now_ms(),
         }
         assignments: dict[str, dict[str, Any]] = {}
         for ticket_id in ids:

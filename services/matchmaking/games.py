@@ -124,6 +124,11 @@ class GameEndpoint:
         )
         return await self.stub.Apply(request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10)
 
+    async def abort(self, game_id: str, token: str) -> Any:
+        """Abort (accepted until every seat has made its first decision)."""
+        request = self.messages.AbortRequest(game_id=game_id)
+        return await self.stub.Abort(request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10)
+
     async def close(self) -> None:
         """Close the channel."""
         if self.channel is not None:

@@ -32,6 +32,7 @@ class IdentityStack:
     mm: Proc
     mm_connect_port: int
     strict: Proc
+    redis_url: str
 
 
 @contextmanager
@@ -53,7 +54,7 @@ def identity_stack(redis_url: str, guest_key: str) -> Iterator[IdentityStack]:
         mm = start(by_name("matchmaking"), {
             **mm_env, "REDIS_URL": with_db(redis_url, 5), "CONNECT_PORT": str(connect_port),
             "MM_MAX_OPEN_TICKETS": "2", "MM_MAX_PRIVATE_TABLES": "2",
-            "LIMIT_FAILED_TOKENS": "1000",
+            "LIMIT_FAILED_TOKENS": "1000", "MM_NO_SHOW_MS": "1500",
         })  # fmt: skip
         procs.append(mm)
         strict = start(by_name("matchmaking"), {
@@ -61,7 +62,7 @@ def identity_stack(redis_url: str, guest_key: str) -> Iterator[IdentityStack]:
             "MM_RATED_REQUIRES_VERIFIED": "1", "LIMIT_FAILED_TOKENS": "3",
         })  # fmt: skip
         procs.append(strict)
-        yield IdentityStack(idp, game, mm, connect_port, strict)
+        yield IdentityStack(idp, game, mm, connect_port, strict, redis_url)
     finally:
         for proc in procs:
             proc.stop()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+import redis
 from cryptography.hazmat.primitives.asymmetric import ec
 from roost.common.v1 import common_pb2
 from roost.matchmaking.v1 import matchmaking_pb2 as pb
@@ -22,6 +23,7 @@ from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
 from roost.undertheleaves.v1 import service_pb2 as utl
 from roost.undertheleaves.v1 import service_pb2_grpc as utl_grpc
 
+from services.matchmaking import keys as mm_keys
 from tests.identity.identity_stack import (
     IdentityStack,
     bearer,
@@ -30,6 +32,7 @@ from tests.identity.identity_stack import (
     identity_stack,
     rich,
 )
+from tests.matchmaking.stack import with_db
 
 pytestmark = pytest.mark.service
 GAME = "undertheleaves"
@@ -370,3 +373,32 @@ def test_cli_login_keeps_a_guest_identity_and_queues_as_it(
     run = subprocess.run(queue, env=env, capture_output=True, text=True, timeout=90)
     assert run.returncode == 0, run.stderr
     assert stored["player_id"] in run.stdout
+
+
+def test_matches_whose_seats_never_act_are_aborted_and_unsupervised(
+    ids: IdentityStack, mm: pb_grpc.MatchmakerStub
+) -> None:
+    """MM_NO_SHOW_MS: a matched game nobody plays ends ABORTED (the game's Abort)
+    and leaves the matchmaker's supervised set."""
+    first = mm.Enqueue(enqueue_request(user(), counts=(2,)), timeout=10).ticket
+    mm.Enqueue(enqueue_request(user(), counts=(2,)), timeout=10)
+    deadline = time.monotonic() + 30
+    ticket = first
+    while ticket.status != pb.TICKET_STATUS_ASSIGNED and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling the ticket's state
+        ticket = mm.GetTicket(pb.GetTicketRequest(ticket_id=first.ticket_id), timeout=10).ticket
+    assert ticket.status == pb.TICKET_STATUS_ASSIGNED
+    game_id, match_id = ticket.assignment.game_id, ticket.assignment.match_id
+    live = redis.Redis.from_url(with_db(ids.redis_url, 5))
+    with grpc.insecure_channel(ids.game.address) as channel:
+        game = utl_grpc.UnderTheLeavesStub(channel)
+        request = utl.GetStateRequest(game_id=game_id)
+        while time.monotonic() < deadline:
+            status = game.GetState(request, timeout=10).status
+            if status == common_pb2.GAME_STATUS_ABORTED and not live.sismember(
+                mm_keys.live(GAME), match_id
+            ):
+                break
+            time.sleep(0.1)  # polling the game's state
+        assert game.GetState(request, timeout=10).status == common_pb2.GAME_STATUS_ABORTED
+    assert not live.sismember(mm_keys.live(GAME), match_id)
