@@ -46,7 +46,7 @@ def identity_stack(redis_url: str, guest_key: str) -> Iterator[IdentityStack]:
     try:
         game = start(by_name("undertheleaves"), {
             "REDIS_URL": redis_url, **common, "LIMIT_NEW_GAMES": "3",
-            "LIMIT_FAILED_TOKENS": "1000",
+            "LIMIT_FAILED_TOKENS": "1000", "LIMIT_FAILED_SEAT_TOKENS": "3",
         })  # fmt: skip
         procs.append(game)
         mm_env = {**FAST_MM, "GAME_ADDR_UNDERTHELEAVES": game.address, **common}

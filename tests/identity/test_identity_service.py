@@ -402,3 +402,25 @@ def test_matches_whose_seats_never_act_are_aborted_and_unsupervised(
             time.sleep(0.1)  # polling the game's state
         assert game.GetState(request, timeout=10).status == common_pb2.GAME_STATUS_ABORTED
     assert not live.sismember(mm_keys.live(GAME), match_id)
+
+
+def test_wrong_seat_tokens_per_peer_stop_at_the_limit(ids: IdentityStack) -> None:
+    """LIMIT_FAILED_SEAT_TOKENS=3: once a peer passes it, even the right seat
+    token is RESOURCE_EXHAUSTED until the stated delay has passed."""
+    with grpc.insecure_channel(ids.game.address) as channel:
+        game = utl_grpc.UnderTheLeavesStub(channel)
+        created = game.NewGame(utl.NewGameRequest(common=common_pb2.CommonOptions(players=2)),
+                               timeout=10)  # fmt: skip
+        legal = utl.LegalRequest(game_id=created.game_id)
+        right = (("x-seat-token", created.credentials[0].token),)
+        wrong = (("x-seat-token", "not-a-seat-token"),)
+        codes = []
+        for _ in range(20):
+            codes.append(failure(game.Legal, legal, metadata=wrong))
+            if codes[-1][0] == EXHAUSTED:
+                break
+        assert codes[0][:2] == (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_TOKEN_INVALID")
+        assert codes[-1][:2] == (EXHAUSTED, "ERROR_REASON_LIMIT_FAILED_TOKENS")
+        code, reason, retry = failure(game.Legal, legal, metadata=right)
+        assert (code, reason) == (EXHAUSTED, "ERROR_REASON_LIMIT_FAILED_TOKENS")
+        assert wait_accepted(game.Legal, legal, right, retry or 100).version >= 1

@@ -52,6 +52,8 @@ class IdentitySettings:
       per-window limit below;
     * ``failed_token_limit`` [LIMIT_FAILED_TOKENS]: refused bearer tokens per
       peer per window before the peer is refused outright;
+    * ``failed_seat_token_limit`` [LIMIT_FAILED_SEAT_TOKENS]: wrong seat tokens
+      per peer per window on a game service (:mod:`.seat_guard`);
     * ``new_game_limit`` [LIMIT_NEW_GAMES]: NewGame calls per identity per window;
     * ``guest_token_limit`` [LIMIT_GUEST_TOKENS]: new guests issued per peer per window.
     """
@@ -67,6 +69,7 @@ class IdentitySettings:
     guest_ttl_seconds: int = 30 * 86_400
     limit_window_seconds: float = 60.0
     failed_token_limit: int = 30
+    failed_seat_token_limit: int = 600
     new_game_limit: int = 30
     guest_token_limit: int = 30
 
@@ -95,6 +98,7 @@ class IdentitySettings:
             guest_ttl_seconds=_int("GUEST_TOKEN_TTL_SECONDS", 30 * 86_400),
             limit_window_seconds=_float("LIMIT_WINDOW_SECONDS", 60.0),
             failed_token_limit=_int("LIMIT_FAILED_TOKENS", 30),
+            failed_seat_token_limit=_int("LIMIT_FAILED_SEAT_TOKENS", 600),
             new_game_limit=_int("LIMIT_NEW_GAMES", 30),
             guest_token_limit=_int("LIMIT_GUEST_TOKENS", 30),
         )
