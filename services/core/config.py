@@ -75,6 +75,9 @@ class Settings:
     max_calls_in_flight: int = 2000
     max_streams: int = 20_000
     max_pending_applies: int = 2000
+    #: Batches a Watch stream's queue holds before the stream is ended as too
+    #: far behind (``ERROR_REASON_WATCH_BEHIND``; services/core/watch.py).
+    watch_max_behind: int = 1024
     #: The Connect / gRPC-Web port (0: any free port; None: not served).
     connect_port: int | None = None
     #: Whether failing to bind ``connect_port`` stops the process (set explicitly)
@@ -112,6 +115,7 @@ class Settings:
             max_calls_in_flight=_int("MAX_CALLS_IN_FLIGHT", 2000),
             max_streams=_int("MAX_STREAMS", 20_000),
             max_pending_applies=_int("MAX_PENDING_APPLIES", 2000),
+            watch_max_behind=_int("WATCH_MAX_BEHIND", 1024),
             connect_port=connect_port,
             connect_port_required=connect_port_required,
             cors_allowed_origins=origins_from_env(),

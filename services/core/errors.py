@@ -205,3 +205,14 @@ def draining() -> ServiceError:
         "ERROR_REASON_DRAINING",
         "the server is shutting down; resume on another replica",
     )
+
+
+def watch_behind(last_version: int) -> ServiceError:
+    """A Watch stream fell too far behind its game: resume from the last version received."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "ERROR_REASON_WATCH_BEHIND",
+        f"the stream fell too far behind the game (after version {last_version});"
+        " watch again from the last version received",
+        metadata={"last_version": str(last_version)},
+    )
