@@ -55,7 +55,9 @@ class Settings:
     HTTP/2; default PORT + 2000, which is skipped with a warning if it cannot be
     bound; ``off`` disables it), ``CORS_ALLOWED_ORIGINS``
     (see :func:`origins_from_env`), ``DAY_SECONDS`` (a correspondence day) and
-    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep), ``TLS_CERT_FILE`` and
+    ``TLS_KEY_FILE`` (PEM files, e.g. a mounted cert-manager Secret: the gRPC
+    port then speaks TLS only).
     """
 
     redis_url: str
@@ -90,6 +92,9 @@ class Settings:
     #: How often the expiry poller looks for due deadlines at the latest
     #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
     expiry_poll_ms: int = 100
+    #: The gRPC port's certificate chain and private key (PEM paths; both or neither).
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -121,4 +126,6 @@ class Settings:
             cors_allowed_origins=origins_from_env(),
             day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
+            tls_cert_file=os.environ.get("TLS_CERT_FILE", "").strip(),
+            tls_key_file=os.environ.get("TLS_KEY_FILE", "").strip(),
         )
