@@ -14,7 +14,7 @@ from typing import Any
 from services.core.identity.errors import limited
 
 #: Count one event; reply {count, ms left in the window}.
-_HIT = """
+HIT_SCRIPT = """
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
@@ -42,7 +42,7 @@ class Limiter:
         self.reason = reason
         self.limit = limit
         self.window_ms = max(int(window_ms), 1)
-        self._hit = client.register_script(_HIT)
+        self._hit = client.register_script(HIT_SCRIPT)
         self._peek = client.register_script(_PEEK)
 
     def _refuse(self, ttl_ms: int) -> None:

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from services.core.identity.errors import limited
-from services.core.identity.limits import _HIT, limit_key
+from services.core.identity.limits import HIT_SCRIPT, limit_key
 from services.core.identity.settings import IdentitySettings
 from services.core.identity.verifier import peer_host
 
@@ -35,7 +35,7 @@ class SeatTokenGuard:
     def __init__(self, settings: IdentitySettings, client: Any) -> None:
         self.limit = settings.failed_seat_token_limit
         self.window_ms = max(int(settings.limit_window_seconds * 1000), 1)
-        self._hit = client.register_script(_HIT)
+        self._hit = client.register_script(HIT_SCRIPT)
         #: Peers over the limit: peer -> monotonic time their window ends.
         self.blocked: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
