@@ -15,12 +15,16 @@ Servicers call :meth:`Verifier.caller`; it returns None when no token was
 sent (anonymous callers are still served unless ``IDENTITY_REQUIRED``), and
 raises UNAUTHENTICATED for a token that fails. Refused tokens are counted per
 peer (the client's address); a peer over ``LIMIT_FAILED_TOKENS`` in a window
-is refused RESOURCE_EXHAUSTED before any check, until the window ends.
+is refused RESOURCE_EXHAUSTED before any new token is checked, until the
+window ends. A verified token is remembered (until its expiry) so that the
+calls after the first cost no signature check and no round trip.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +40,9 @@ from services.core.identity.settings import GUEST_AUDIENCE, GUEST_ISSUER, Identi
 
 #: Longest token accepted (bytes); longer ones are refused unparsed.
 MAX_TOKEN_LENGTH = 8192
+#: Verified tokens remembered per process (a client sends the same token on
+#: every call: one signature check, not one per call), each until its expiry.
+VERIFIED_CACHE_SIZE = 4096
 REQUIRED_CLAIMS = ["exp", "sub", "iss", "aud"]
 
 
@@ -46,6 +53,8 @@ class Identity:
     subject: str
     issuer: str
     guest: bool
+    #: The token's expiry (Unix seconds).
+    expires: float = 0.0
 
 
 def bearer_token(context: Any) -> str | None:
@@ -88,6 +97,7 @@ class Verifier:
         self.guest_key: Ed25519PrivateKey | None = (
             load_or_create_key(settings.guest_key_file) if settings.guest_key_file else None
         )
+        self.verified: OrderedDict[str, Identity] = OrderedDict()
         self.failures = Limiter(
             client,
             "failed_token_checks",
@@ -106,14 +116,21 @@ class Verifier:
         token = bearer_token(context)
         if token is None:
             return None
+        known = self.verified.get(token)
+        if known is not None and known.expires > time.time():
+            return known  # verified before: no guess, no Redis round trip
         peer = peer_host(context)
         await self.failures.check(peer)
         try:
-            return await self._verify(token)
+            identity = await self._verify(token)
         except ServiceError as error:
             if error.code is grpc.StatusCode.UNAUTHENTICATED:
                 await self.failures.count(peer)
             raise
+        self.verified[token] = identity
+        if len(self.verified) > VERIFIED_CACHE_SIZE:
+            self.verified.popitem(last=False)
+        return identity
 
     async def require(self, context: Any) -> Identity | None:
         """:meth:`caller`, refusing anonymous calls when ``IDENTITY_REQUIRED``."""
@@ -160,7 +177,12 @@ class Verifier:
         subject = verified.get("sub")
         if not isinstance(subject, str) or not subject:
             raise errors.identity_invalid("no subject")
-        return Identity(subject=subject, issuer=issuer, guest=issuer == GUEST_ISSUER)
+        return Identity(
+            subject=subject,
+            issuer=issuer,
+            guest=issuer == GUEST_ISSUER,
+            expires=float(verified["exp"]),
+        )
 
     async def _provider_key(self, token: str) -> Any:
         """The provider's key for the token's key id (fetched off the event loop)."""
