@@ -169,6 +169,18 @@ def store_unavailable() -> ServiceError:
     )
 
 
+def message_too_large(size: int, limit: int) -> ServiceError:
+    """A request message over ``MAX_MESSAGE_BYTES`` (either port): INVALID_ARGUMENT,
+    never retryable (the same request is refused again)."""
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "ERROR_REASON_MESSAGE_TOO_LARGE",
+        f"the request is larger than the limit of {limit} bytes"
+        + (f" ({size} bytes)" if size > 0 else ""),
+        metadata={"limit_bytes": str(limit)},
+    )
+
+
 def store_full() -> ServiceError:
     """Redis refused a write (maxmemory reached): nothing was applied."""
     return ServiceError(
