@@ -42,6 +42,8 @@ REDIS_DEFAULT_PORT = 6379
 DEFAULT_LOG_DIR = ".roost/logs"
 #: The embedded archive of ``make run`` (services/core/records/archive.py).
 DEFAULT_ARCHIVE_URL = "sqlite:///.roost/archive.sqlite3"
+#: The guest signing key of a local run (services/core/identity/guest.py).
+GUEST_KEY_FILE = ".roost/guest_key.pem"
 
 
 def log_dir(argv: list[str]) -> Path | None:
@@ -184,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
                 "METRICS_PORT": str(port + 1000),
                 "CONNECT_PORT": str(browser) if browser else "off",
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
+                # Guests: every service signs/verifies with one key, made on first start.
+                "GUEST_KEY_FILE": os.environ.get("GUEST_KEY_FILE", GUEST_KEY_FILE),
             }
             output: IO[bytes] | None = None
             if logs is not None:

@@ -116,7 +116,9 @@ class Settings:
     that has not answered the watchdog's ping for this long is stalled: calls
     needing it fail fast with UNAVAILABLE), the browser port's limits
     (:class:`BrowserPortSettings`), ``DAY_SECONDS`` (a correspondence day) and
-    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep), ``TLS_CERT_FILE`` and
+    ``TLS_KEY_FILE`` (PEM files, e.g. a mounted cert-manager Secret: the gRPC
+    port then speaks TLS only).
     """
 
     redis_url: str
@@ -162,6 +164,9 @@ class Settings:
     #: How often a replica drains the ended-but-unarchived games at the latest
     #: (``ARCHIVE_POLL_SECONDS``).
     archive_poll_seconds: float = 30.0
+    #: The gRPC port's certificate chain and private key (PEM paths; both or neither).
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -198,4 +203,6 @@ class Settings:
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
             archive_url=os.environ.get("ARCHIVE_URL", ""),
             archive_poll_seconds=float(os.environ.get("ARCHIVE_POLL_SECONDS", "30")),
+            tls_cert_file=os.environ.get("TLS_CERT_FILE", "").strip(),
+            tls_key_file=os.environ.get("TLS_KEY_FILE", "").strip(),
         )

@@ -29,6 +29,8 @@ from services.core import decoding
 from services.core.apply import ApplyPipeline
 from services.core.config import Settings
 from services.core.game_context import GameContext
+from services.core.identity.game_callers import GameCallers
+from services.core.identity.settings import IdentitySettings
 from services.core.lifecycle.expiry import ExpiryPoller
 from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
@@ -69,6 +71,8 @@ class GameServicer(LifecycleRpcs, RecordRpcs):
         self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
         #: Writes ended games to the archive, when the store has one (records/archiver.py).
         self.archiver = archiver_for(self.game, store, settings)
+        #: Bearer identities and NewGame per identity (services/core/identity/).
+        self.callers = GameCallers(IdentitySettings.from_env(), store.client)
 
     async def stop_archiver(self) -> None:
         """Finish the archive writes under way (a drain hook)."""

@@ -9,6 +9,7 @@ from clients.cli.commands.queue import cmd_leaderboard, cmd_queue
 from clients.cli.commands.stack import cmd_down, cmd_games, cmd_up
 from clients.cli.commands.tournament import cmd_tournament
 from clients.cli.history import cmd_history
+from clients.cli.login import cmd_login
 from clients.cli.records import cmd_export, cmd_replay
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "cmd_games",
     "cmd_history",
     "cmd_leaderboard",
+    "cmd_login",
     "cmd_new",
     "cmd_play",
     "cmd_queue",
