@@ -180,7 +180,7 @@ def _changed(record):
 
 
 def test_a_game_in_progress_gives_only_its_public_part(
-    servers: dict[str, ServerHandle],
+    servers: dict[str, ServerHandle], tmp_path: Path
 ) -> None:
     """GetRecord of a live game: no seed, no view digests, secrets redacted;
     replay --verify refuses it as incomplete."""
@@ -193,6 +193,19 @@ def test_a_game_in_progress_gives_only_its_public_part(
     with pytest.raises(ReplayMismatch) as mismatch:
         cli_records.verify(record)
     assert mismatch.value.fact == "incomplete"
+    # roost export GAME_ID writes the same record as canonical JSON.
+    out = tmp_path / "live.json"
+    argv = [
+        "export",
+        created.game_id,
+        "--game",
+        "wingspan",
+        "--target",
+        servers["wingspan"].address,
+    ]
+    assert roost_main([*argv, "--out", str(out)]) == 0
+    assert out.read_text() == cli_records.to_json(record) + "\n"
+    assert roost_main(["replay", "--verify", str(out)]) == cli_records.VERIFY_EXIT["incomplete"]
 
 
 def test_a_players_games_page_by_page_and_the_bulk_export(
