@@ -236,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bots.add_argument("words", nargs="+", metavar="ACTION_OR_GAME_ID", help="see above")
     bots.add_argument("--json", action="store_true", help="list/start: print JSON")
+    bots.add_argument("--all", action="store_true", help="stop: the bots of every remembered game")
     bots.add_argument(
         "--policy",
         type=kind_arg,
