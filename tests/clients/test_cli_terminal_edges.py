@@ -198,3 +198,25 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError:
         return b""
+
+
+def test_up_detach_whose_launcher_fails_leaves_no_state_file(
+    redis_server_url: str, tmp_path: Path
+) -> None:
+    """A detached stack that exits before it is ready (here: a service's port is taken)
+    is reported with the launcher's own words, and ``stack.json`` does not outlive it."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        roost = Roost({"REDIS_URL": redis_server_url, "PORT_UNDERTHELEAVES": str(port)}, home)
+        child = spawn(roost, "up", "--detach", cwd=work)
+        child.expect(f"port {port} for undertheleaves is in use")
+        child.expect("stopped everything it had started")
+        child.expect(pexpect.EOF)
+        child.close()
+    assert child.exitstatus == 1
+    assert not (home / "stack.json").exists()
+    assert roost("down").stdout.startswith("no detached stack")
