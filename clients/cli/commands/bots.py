@@ -175,20 +175,33 @@ STATUS_TIMEOUT = 2.0
 ENDED = {"GAME_STATUS_FINISHED": "finished", "GAME_STATUS_ABORTED": "aborted"}
 
 
-def _ended(game_id: str, session: dict[str, Any]) -> str | None:
+def _ended(
+    game_id: str, session: dict[str, Any], unreachable: set[str] | None = None
+) -> str | None:
     """Why a game's bots have nothing left to play: ``finished``, ``aborted`` or ``gone``
     (the service no longer knows it: expired or abandoned); None while it is in progress
-    or when its service cannot tell (unreachable: the bots may still be restarted)."""
+    or when its service cannot tell (unreachable: the bots may still be restarted).
+    An address that did not answer is added to ``unreachable`` and not asked again."""
     try:
         info = registry.game(session.get("game", ""))
         request = info.messages().GetStateRequest(game_id=game_id)
     except (KeyError, ImportError, AttributeError):
         return None
-    with channel(session.get("address") or info.address()) as ch:
+    address = session.get("address") or info.address()
+    if unreachable is not None and address in unreachable:
+        return None
+    with channel(address) as ch:
         try:
             state = info.stub(ch).GetState(request, timeout=STATUS_TIMEOUT)
         except grpc.RpcError as error:
-            return "gone" if error.code() == grpc.StatusCode.NOT_FOUND else None
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                return "gone"
+            if unreachable is not None and error.code() in (
+                grpc.StatusCode.UNAVAILABLE,
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+            ):
+                unreachable.add(address)
+            return None
     return ENDED.get(common_pb2.GameStatus.Name(state.status))
 
 
@@ -198,6 +211,7 @@ def _bots_list(args: Namespace, console: Console) -> int:
     game that has ended, ``finished``, ``aborted`` or ``gone`` (not offered again).
     The table fits 80 columns: game ids are never wrapped or cut, logs are listed below."""
     rows = []
+    unreachable: set[str] = set()  # services asked once: a dead one costs one timeout
     for game_id, session in sorted(
         sessions.load_all().items(), key=lambda item: item[1].get("time", 0)
     ):
@@ -205,7 +219,7 @@ def _bots_list(args: Namespace, console: Console) -> int:
         if not kinds and not session.get("bot_pid"):
             continue
         pid = _bot_pid(session)
-        ended = None if pid is not None else _ended(game_id, session)
+        ended = None if pid is not None else _ended(game_id, session, unreachable)
         restartable = sorted(int(s) for s in session.get("bot_tokens", {}))
         rows.append(
             {
