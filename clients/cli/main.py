@@ -55,6 +55,7 @@ EXAMPLES = {
         "roost bots list",
         "roost bots start GAME_ID",
         "roost bots stop GAME_ID",
+        "roost bots stop --all",
         "roost bots GAME_ID 0=greedy",
     ],
     "tournament": [

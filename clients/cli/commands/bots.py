@@ -57,12 +57,12 @@ def cmd_bots(args: Namespace, console: Console) -> int:
     action = words[0] if words and words[0] in ("list", "stop", "start") else "run"
     if action != "run":
         words = words[1:]
-    if action == "list":
-        return _bots_list(args, console)
     if action == "stop":
         return _bots_stop(words, getattr(args, "all", False), console)
     if getattr(args, "all", False):
         raise CliError(f"--all goes with stop; usage: {BOTS_USAGE}", Exit.USAGE)
+    if action == "list":
+        return _bots_list(args, console)
     if not words:
         raise CliError(f"which game? usage: {BOTS_USAGE}", Exit.USAGE)
     game_id, specs = words[0], words[1:]
