@@ -56,6 +56,7 @@ EXAMPLES = {
         "roost bots list",
         "roost bots start GAME_ID",
         "roost bots stop GAME_ID",
+        "roost bots stop --all",
         "roost bots GAME_ID 0=greedy",
     ],
     "tournament": [
@@ -249,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bots.add_argument("words", nargs="+", metavar="ACTION_OR_GAME_ID", help="see above")
     bots.add_argument("--json", action="store_true", help="list/start: print JSON")
+    bots.add_argument("--all", action="store_true", help="stop: the bots of every remembered game")
     bots.add_argument(
         "--policy",
         type=kind_arg,

@@ -33,8 +33,9 @@ GAMES = ("undertheleaves", "birdscaping", "skygarden", "wingspan")
 MAX_TURNS = 600
 
 
-def spawn(roost: Roost, *args: str, colour: bool = True) -> pexpect.spawn:
-    """``roost ARGS`` in a pseudo-terminal of 24×80 with the test stack's environment."""
+def spawn(roost: Roost, *args: str, colour: bool = True, cwd: Path = ROOT) -> pexpect.spawn:
+    """``roost ARGS`` in a pseudo-terminal of 24×80 with the test stack's environment,
+    run in ``cwd`` (the repository by default)."""
     command, *rest = roost_command()
     env = {k: v for k, v in roost.env.items() if k != "COLUMNS"}
     env["TERM"] = "xterm-256color"
@@ -43,7 +44,7 @@ def spawn(roost: Roost, *args: str, colour: bool = True) -> pexpect.spawn:
     return pexpect.spawn(
         command,
         [*rest, *args],
-        cwd=str(ROOT),
+        cwd=str(cwd),
         env=env,
         encoding="utf-8",
         codec_errors="replace",

@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from roost.common.v1 import common_pb2
 
-from clients import sessions
+from clients import registry, sessions
 from clients.bots.pool import BotPool, BotSeat
 from clients.cli.arguments import bot_spec
 from clients.cli.commands.common import spawn_bots
-from clients.rpc import CliError, Exit, explain
+from clients.rpc import CliError, Exit, channel, explain
 
 BOTS_USAGE = (
     "roost bots list | roost bots stop GAME_ID|--all | "
@@ -55,10 +57,12 @@ def cmd_bots(args: Namespace, console: Console) -> int:
     action = words[0] if words and words[0] in ("list", "stop", "start") else "run"
     if action != "run":
         words = words[1:]
+    if action == "stop":
+        return _bots_stop(words, getattr(args, "all", False), console)
+    if getattr(args, "all", False):
+        raise CliError(f"--all goes with stop; usage: {BOTS_USAGE}", Exit.USAGE)
     if action == "list":
         return _bots_list(args, console)
-    if action == "stop":
-        return _bots_stop(words, console)
     if not words:
         raise CliError(f"which game? usage: {BOTS_USAGE}", Exit.USAGE)
     game_id, specs = words[0], words[1:]
@@ -77,6 +81,11 @@ def cmd_bots(args: Namespace, console: Console) -> int:
     kinds = with_search_budget([seat.kind for seat in seats], args)
     seats = [dataclasses.replace(seat, kind=kind) for seat, kind in zip(seats, kinds, strict=True)]
     if action == "start":
+        ended = _ended(game_id, session)
+        if ended:
+            raise CliError(
+                f"game {game_id} is {ended}: its bots have nothing left to play", Exit.REJECTED
+            )
         running = _bot_pid(session)
         if running:
             raise CliError(
@@ -159,8 +168,50 @@ def _bot_pid(session: dict[str, Any]) -> int | None:
     return int(pid)
 
 
+#: How long ``roost bots list`` waits for a service to say whether a game has ended.
+STATUS_TIMEOUT = 2.0
+
+#: A stopped game's state by its status (or NOT_FOUND): bots are not offered again.
+ENDED = {"GAME_STATUS_FINISHED": "finished", "GAME_STATUS_ABORTED": "aborted"}
+
+
+def _ended(
+    game_id: str, session: dict[str, Any], unreachable: set[str] | None = None
+) -> str | None:
+    """Why a game's bots have nothing left to play: ``finished``, ``aborted`` or ``gone``
+    (the service no longer knows it: expired or abandoned); None while it is in progress
+    or when its service cannot tell (unreachable: the bots may still be restarted).
+    An address that did not answer is added to ``unreachable`` and not asked again."""
+    try:
+        info = registry.game(session.get("game", ""))
+        request = info.messages().GetStateRequest(game_id=game_id)
+    except (KeyError, ImportError, AttributeError):
+        return None
+    address = session.get("address") or info.address()
+    if unreachable is not None and address in unreachable:
+        return None
+    with channel(address) as ch:
+        try:
+            state = info.stub(ch).GetState(request, timeout=STATUS_TIMEOUT)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                return "gone"
+            if unreachable is not None and error.code() in (
+                grpc.StatusCode.UNAVAILABLE,
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+            ):
+                unreachable.add(address)
+            return None
+    return ENDED.get(common_pb2.GameStatus.Name(state.status))
+
+
 def _bots_list(args: Namespace, console: Console) -> int:
+    """``roost bots list``: every remembered game with bots, its seats and their state:
+    ``running``, ``stopped`` (restartable with ``roost bots start``), or, for a stopped
+    game that has ended, ``finished``, ``aborted`` or ``gone`` (not offered again).
+    The table fits 80 columns: game ids are never wrapped or cut, logs are listed below."""
     rows = []
+    unreachable: set[str] = set()  # services asked once: a dead one costs one timeout
     for game_id, session in sorted(
         sessions.load_all().items(), key=lambda item: item[1].get("time", 0)
     ):
@@ -168,12 +219,15 @@ def _bots_list(args: Namespace, console: Console) -> int:
         if not kinds and not session.get("bot_pid"):
             continue
         pid = _bot_pid(session)
+        ended = None if pid is not None else _ended(game_id, session, unreachable)
+        restartable = sorted(int(s) for s in session.get("bot_tokens", {}))
         rows.append(
             {
                 "game_id": game_id,
                 "game": session.get("game", ""),
                 "seats": {seat: kinds[seat] for seat in sorted(kinds, key=int)},
-                "restartable": sorted(int(s) for s in session.get("bot_tokens", {})),
+                "state": "running" if pid is not None else ended or "stopped",
+                "restartable": [] if ended else restartable,
                 "pid": pid,
                 "running": pid is not None,
                 "log": session.get("bot_log", ""),
@@ -185,45 +239,50 @@ def _bots_list(args: Namespace, console: Console) -> int:
     if not rows:
         console.print("no bots remembered")
         return Exit.OK
-    table = Table(title="Bots", title_justify="left")
-    for column in ("game id", "game", "seats", "state", "log"):
-        table.add_column(column)
+    table = Table(title="Bots", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("game id", no_wrap=True)
+    table.add_column("game", no_wrap=True)
+    table.add_column("seats")
+    table.add_column("state")
     for row in rows:
         seats = ", ".join(f"{seat}={kind}" for seat, kind in row["seats"].items())
-        state = f"running (pid {row['pid']})" if row["running"] else "stopped"
-        table.add_row(row["game_id"], row["game"], seats, state, row["log"])
+        state = f"running (pid {row['pid']})" if row["running"] else row["state"]
+        table.add_row(row["game_id"], row["game"], seats, state)
     console.print(table)
-    console.print("restart stopped bots with: roost bots start GAME_ID")
+    logs = {str(Path(row["log"]).parent) for row in rows if row["log"]}
+    if logs:
+        where = logs.pop() if len(logs) == 1 else "the state directory"
+        console.print(f"logs: {where}/bots-GAME_ID.log", highlight=False, soft_wrap=True)
+    if any(row["state"] == "stopped" and row["restartable"] for row in rows):
+        console.print("restart stopped bots with: roost bots start GAME_ID")
     return Exit.OK
 
 
-def _bots_stop(words: list[str], console: Console) -> int:
+def _bots_stop(words: list[str], everything_flag: bool, console: Console) -> int:
+    """``roost bots stop GAME_ID`` or ``roost bots stop --all`` (every remembered game):
+    SIGTERM to each running bot process, waited on, and the process forgotten."""
     everything = sessions.load_all()
-    if words == ["--all"]:
+    if everything_flag and not words:
         targets = list(everything)
-    elif len(words) == 1:
+    elif len(words) == 1 and not everything_flag:
         if words[0] not in everything:
             raise CliError(f"no remembered game {words[0]}", Exit.NOT_FOUND)
         targets = words
     else:
         raise CliError(f"usage: {BOTS_USAGE}", Exit.USAGE)
-    stopped = 0
-    for game_id in targets:
-        pid = _bot_pid(everything[game_id])
-        if pid is None:
-            continue
+    running = {g: pid for g in targets if (pid := _bot_pid(everything[g])) is not None}
+    for pid in running.values():  # every one first: --all waits once, not once per game
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGTERM)
-        for _ in range(50):
-            if _bot_pid(everything[game_id]) is None:
-                break
-            time.sleep(0.1)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_bot_pid(everything[g]) for g in running):
+        time.sleep(0.1)
+    for game_id, pid in running.items():
+        if _bot_pid(everything[game_id]) is not None:  # did not stop on SIGTERM
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         sessions.set_bot_process(game_id, None)
         console.print(f"stopped the bots of {game_id} (pid {pid})")
-        stopped += 1
-    if not stopped:
+    if not running:
         console.print("no running bots to stop")
     return Exit.OK
-
-
-# -------------------------------------------------------------- tournament

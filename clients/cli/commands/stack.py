@@ -32,6 +32,13 @@ def cmd_up(args: Namespace, console: Console) -> int:
     ``launcher.log`` in the log directory, the command returns once every
     service is ready, and ``roost down`` stops the stack.
     """
+    redis_problem = _unreachable_redis(os.environ.get("REDIS_URL", "").strip())
+    if redis_problem:
+        raise CliError(
+            f"{redis_problem}; start that Redis, or unset REDIS_URL to let `roost up` "
+            "run one of its own. Nothing was started.",
+            Exit.UNAVAILABLE,
+        )
     command = [sys.executable, "-m", "services.launcher"]
     if args.log_to_terminal:
         command.append("--log-to-terminal")
@@ -64,12 +71,15 @@ def cmd_up(args: Namespace, console: Console) -> int:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-    (sessions.home() / "stack.json").write_text(
-        json.dumps({"pid": process.pid, "log": str(log_path), "logs": str(logs)})
-    )
+    state_file = sessions.home() / "stack.json"
+    state_file.write_text(json.dumps({"pid": process.pid, "log": str(log_path), "logs": str(logs)}))
     deadline = time.monotonic() + 90
+    problem = f"the stack was not ready within 90 s; see {log_path}"
     while time.monotonic() < deadline:
         text = log_path.read_bytes()[start_offset:].decode(errors="replace")
+        if "NOT READY" in text:
+            problem = f"a service did not start; see {logs}/<service>.log:\n{text.rstrip()}"
+            break
         if "Roost is running" in text:
             print(text.rstrip(), flush=True)
             console.print(
@@ -78,9 +88,66 @@ def cmd_up(args: Namespace, console: Console) -> int:
             )
             return Exit.OK
         if process.poll() is not None:
-            raise CliError(f"the stack exited ({process.returncode}):\n{text.rstrip()}")
+            problem = f"the stack exited ({process.returncode}):\n{text.rstrip()}"
+            break
         time.sleep(0.2)
-    raise CliError(f"the stack was not ready within 90 s; see {log_path}")
+    _stop_group(process.pid)
+    with contextlib.suppress(OSError):
+        state_file.unlink()
+    raise CliError(f"{problem}\nstopped everything it had started.")
+
+
+def _unreachable_redis(url: str) -> str | None:
+    """Why the Redis at ``url`` (``REDIS_URL``) cannot serve the stack (refused, timed out,
+    a wrong password, a malformed URL), or None when it answers PING or no URL is set
+    (the launcher then runs an embedded Redis)."""
+    if not url:
+        return None
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    except ValueError as exc:
+        return f"REDIS_URL={url} is not a Redis URL ({exc})"
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        return f"cannot reach the Redis at REDIS_URL={url}: {str(exc).rstrip('.')}"
+    finally:
+        client.close()
+    return None
+
+
+def _stop_group(pid: int, grace: float = 30.0) -> None:
+    """Stop the detached launcher and everything it started. SIGTERM goes to the
+    launcher, which stops its services (they drain) and then its embedded Redis; it
+    leads its own process group (``start_new_session``), so whatever of that group is
+    left after ``grace`` s (a launcher that died without stopping them) gets SIGKILL."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and _group_alive(pid):
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, os.WNOHANG)  # reap our own child, the launcher
+        time.sleep(0.1)
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, 0)
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process of group ``pgid`` still runs (zombies do not count)."""
+    try:
+        os.killpg(pgid, 0)
+    except OSError:
+        return False
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = status.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+    return not Path("/proc/self").exists()  # no /proc: trust killpg
 
 
 def _stack_pid() -> int | None:
@@ -97,12 +164,11 @@ def cmd_down(args: Namespace, console: Console) -> int:
     """Stop the stack started with ``roost up --detach`` (services drain, then Redis)."""
     pid = _stack_pid()
     if pid is None:
+        with contextlib.suppress(OSError):  # a stack that died: its state file is stale
+            (sessions.home() / "stack.json").unlink()
         console.print("no detached stack is running")
         return Exit.OK
-    os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and _stack_pid() == pid:
-        time.sleep(0.2)
+    _stop_group(pid)
     with contextlib.suppress(OSError):
         (sessions.home() / "stack.json").unlink()
     console.print(f"stopped the stack (pid {pid})")
