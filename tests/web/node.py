@@ -1,17 +1,21 @@
-"""Whether this machine can build and test the web frontend (Node.js 20+ and npm)."""
+"""Whether this machine can build and test the web frontend (Node.js 20.19+ and npm)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 
+#: The oldest Node.js the web app builds on: vite 7's floor (web/package.json "engines").
+NODE_FLOOR = (20, 19)
+
 
 def node_ok() -> bool:
-    """Node.js 20 or later and npm are on PATH (vite 7 and vitest 4 need Node 20)."""
+    """Node.js 20.19 or later and npm are on PATH."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         return False
     version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout
     try:
-        return int(version.strip().lstrip("v").split(".")[0]) >= 20
+        major, minor = (int(part) for part in version.strip().lstrip("v").split(".")[:2])
     except ValueError:
         return False
+    return (major, minor) >= NODE_FLOOR

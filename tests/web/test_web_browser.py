@@ -24,7 +24,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 @pytest.mark.slow
 @pytest.mark.e2e
-@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
+@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20.19 or later with npm")
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 def test_every_board_in_chromium() -> None:
     """`make web`, then scripts/screenshots.mjs passes."""

@@ -18,7 +18,7 @@ from tools.npm_cache import deps as npm_deps
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 
-@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
+@pytest.mark.skipif(not node_ok(), reason="needs Node.js 20.19 or later with npm")
 def test_web_unit_suite() -> None:
     """`npm test` (protobuf-es generation, then vitest) passes."""
     npm_deps(WEB)  # npm ci at most once per lockfile on this machine
