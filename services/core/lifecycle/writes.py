@@ -131,10 +131,6 @@ class Lifecycle:
         except TimeControlError as exc:
             path = f"common.time_control.{exc.field_name}"
             raise errors.invalid_options(path, exc.message) from exc
-        if tc.timed and self.store.cluster:
-            raise errors.invalid_options(
-                "common.time_control", "timed games need a single Redis, not Redis Cluster"
-            )
         return tc
 
     # ------------------------------------------------------------- Apply
