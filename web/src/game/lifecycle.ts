@@ -86,6 +86,7 @@ export function renderLifecycleControls(model: GameModel, actions: LifecycleActi
     rematch?.started
       ? false
       : h("button", { type: "button", class: "rematch", onclick: () => actions.rematch() }, rematch ? "Ask again" : "Rematch"),
+    rematch && !rematch.started ? " " : false,
     rematch ? rematchLine(model, rematch) : false,
   );
 }
