@@ -92,9 +92,12 @@ bench: proto
 clean:
 	rm -rf $(GEN) $(VENV) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/.proto-deps
 
-# The games' service.proto files come from one template and the registry (committed output).
+# Written from the registry (committed output): the games' service.proto files (one
+# template), the deployment's per-game parts and the web app's registry module.
 service-protos: $(STAMP) $(REGISTRY)
 	$(PY) tools/gen_service_protos.py
+	$(PY) tools/gen_deploy.py
+	$(PY) tools/gen_web_registry.py
 
 # The web frontend (web/): npm dependencies installed only when the lockfile
 # changed, the static build in web/dist rebuilt only when its sources, the

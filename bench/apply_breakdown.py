@@ -40,12 +40,13 @@ import redis.asyncio as aioredis
 from roost.common.v1 import common_pb2
 
 from bench.report import machine, write_section
-from bench.service_apply import record_games, state_size
+from bench.service_apply import TWO_PLAYER_GAMES, record_games, state_size
 from services.core.config import Settings
-from services.core.convert import ActionCodec, ViewWire
+from services.core.convert import ActionCodec
 from services.core.logging import configure
 from services.core.main import build_servicer
 from services.core.redis_server import start_local_redis
+from services.core.view_wire import ViewWire
 
 FIRST_SEED = 5_000_000
 
@@ -214,9 +215,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=40, help="games per game kind")
     parser.add_argument(
-        "--games", nargs="*", default=["undertheleaves:2", "birdscaping:2", "wingspan:2",
-                                       "skygarden:2"],
-    )  # fmt: skip
+        "--games",
+        nargs="*",
+        default=TWO_PLAYER_GAMES,
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave the docs")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per side for each cache")
     parser.add_argument("--caches-only", action="store_true", help="only the engines' caches")

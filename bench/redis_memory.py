@@ -26,7 +26,7 @@ deterministic, so the service reaches the same states from the same seed) and
 replayed by action id. The figures go to the ``redis-memory`` section of
 docs/BENCHMARKS.md, with how many games the manifests' ``maxmemory`` holds.
 Takes about 35 s on two cores with the defaults (8 games each, 2 and 4 players;
-Birdscaping takes at most 2, so its 4-player run is skipped).
+a player count a game does not take is skipped).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from typing import Any
 import grpc
 import redis
 from roost.common.v1 import common_pb2
+from roost.games import names
 
 from bench.report import machine, write_section
 from bench.service_apply import _reply_version, record_games, wait_ready
@@ -56,7 +57,8 @@ from services.core.redis_server import free_port, start_local_redis
 
 ROOT = Path(__file__).resolve().parent.parent
 OVERLAYS = {"dev": ROOT / "deploy/k8s/overlays/dev", "prod": ROOT / "deploy/k8s/overlays/prod"}
-GAMES = ("skygarden", "wingspan", "birdscaping", "undertheleaves")
+#: Every game of the registry (protos/roost/games.toml).
+GAMES = tuple(names())
 WARM_UP_GAMES = 2
 MiB = 2**20
 GiB = 2**30

@@ -31,11 +31,14 @@ from typing import Any
 
 import grpc
 from roost.common.v1 import common_pb2
+from roost.games import GAMES
 
 from bench.report import machine, write_section
 from services.core.redis_server import free_port, start_local_redis
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
+#: Every game of the registry that takes two players, as ``GAME:2``.
+TWO_PLAYER_GAMES = [f"{g.name}:2" for g in GAMES if g.min_players <= 2 <= g.max_players]
 #: Apply/s no service reaches here: sizes the stock of recorded games.
 MAX_RATE = 5000
 
@@ -244,9 +247,14 @@ async def run(
                 base_rates.append(len(lat) / elapsed)
                 base_lat += lat
                 lat, elapsed, cpu = await apply_load(
-                    spec, players, f"127.0.0.1:{game_port}", level, seconds, first_seed,
+                    spec,
+                    players,
+                    f"127.0.0.1:{game_port}",
+                    level,
+                    seconds,
+                    first_seed,
                     service.pid,
-                )  # fmt: skip
+                )
                 first_seed += 1_000_000
                 app_cpus.append(cpu / len(lat))
                 app_rates.append(len(lat) / elapsed)
@@ -275,8 +283,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, nargs="*", default=[1, 8, 32])
     parser.add_argument(
-        "--games", nargs="*", default=["undertheleaves:2", "birdscaping:2", "wingspan:2",
-                                       "skygarden:2"],
+        "--games", nargs="*", default=TWO_PLAYER_GAMES,
         help="GAME:PLAYERS pairs",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=5, help="alternating runs per level")

@@ -10,6 +10,7 @@ by the method and field names every Roost game shares.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from dataclasses import dataclass
 from types import ModuleType
@@ -112,3 +113,17 @@ def game(name: str) -> ServiceInfo:
 def names() -> list[str]:
     """Every game name."""
     return [g.name for g in GAMES]
+
+
+def games_with_module(package: str) -> tuple[str, ...]:
+    """The registry's games that have a module ``<package>.<game>``: how a client
+    finds a game's optional parts (a CLI board, a bot's observation builder or
+    value function) by their presence, with no list of games of its own."""
+    found = []
+    for name in names():
+        try:
+            if importlib.util.find_spec(f"{package}.{name}") is not None:
+                found.append(name)
+        except ModuleNotFoundError:
+            continue
+    return tuple(found)

@@ -34,6 +34,7 @@ DEFAULT_RETRY_SECONDS = 120.0
 TRANSIENT_REASONS = {
     "ERROR_REASON_STORE_UNAVAILABLE": "its store cannot be reached",
     "ERROR_REASON_DRAINING": "it is shutting down",
+    "ERROR_REASON_WATCH_BEHIND": "the stream fell behind the game",
     "ERROR_REASON_OVERLOADED": "it is overloaded",
 }
 #: Codes of a stream cut by the network or a closed connection (not by the server's logic).

@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from services.core.convert import ViewWire
 from services.core.engine import Rng
 from services.core.game_service import GameSpec
+from services.core.view_wire import ViewWire
 
 SEEDS = (0, 1, 2)
 #: Every n-th view of a game is also kept, and checked once the game is over.

@@ -9,7 +9,7 @@ Built-in kinds:
 
 * ``random``: uniform among the legal actions.
 * ``greedy``: one-ply lookahead on the score. In the games of
-  :data:`clients.bots.greedy.LOOKAHEAD` (Wingspan, Birdscaping, Sky Garden) it
+  :data:`clients.bots.greedy.LOOKAHEAD` (those with a ``clients/bots/greedy/<game>.py``) it
   reads its own view into an engine state (the search bot's observation
   builder) and looks one turn ahead on the game's rules engine, valuing the
   seat's score plus what its resources are worth (:mod:`clients.bots.greedy`).
@@ -39,95 +39,25 @@ from __future__ import annotations
 import importlib
 import random
 import re
-from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+
+from clients.bots.greedy.policy import GreedyPolicy
+from clients.bots.policy_base import Policy, RandomPolicy
+from clients.bots.search.policy import DEFAULT_SEARCH_MS, SearchPolicy, budget_of
+
+__all__ = [
+    "DEFAULT_SEARCH_MS",
+    "KINDS",
+    "GreedyPolicy",
+    "Policy",
+    "RandomPolicy",
+    "is_kind",
+    "load",
+    "make",
+]
 
 KINDS = ("random", "greedy", "search")
-#: The search bot's default budget per decision.
-DEFAULT_SEARCH_MS = 200.0
 _SEARCH = re.compile(r"search(?:@(\d+)(ms|p))?")
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
-
-
-class Policy:
-    """The policy interface (and the uniform choice).
-
-    The bot calls :meth:`choose` once per decision of its seat. One policy
-    object may serve several seats and games at once (a bot process shares one
-    per game and kind), so a policy keeps no per-game state unless it keys it
-    by the view.
-    """
-
-    name = "random"
-    #: Ask Legal for score previews (``LegalAction.score_after``).
-    wants_preview = False
-    #: Measure the seat's score before and after each decision (for :meth:`learn`).
-    wants_feedback = False
-    #: Pass the seat's ``View`` message to :meth:`choose` (else ``None``).
-    wants_view = False
-
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
-
-    def choose(self, actions: Sequence[Any], view: Any = None) -> int:
-        """Index of the chosen action among ``actions`` (LegalAction messages).
-
-        ``view`` is the seat's ``View`` message at the version the actions
-        belong to when :attr:`wants_view` is set, else ``None``.
-        """
-        return self.rng.randrange(len(actions))
-
-    def learn(self, action: Any, delta: int) -> None:
-        """The seat's score changed by ``delta`` after ``action`` (feedback policies only)."""
-
-
-class RandomPolicy(Policy):
-    """Uniform among the legal actions."""
-
-
-class GreedyPolicy(Policy):
-    """The one-turn lookahead in its games (``game``); else the best ``score_after``
-    when previews exist; else the best-scoring kind so far."""
-
-    name = "greedy"
-
-    def __init__(
-        self, rng: random.Random | None = None, preview: bool = True, game: str = ""
-    ) -> None:
-        super().__init__(rng)
-        self.wants_preview = preview
-        self.wants_feedback = not preview
-        self.totals: dict[str, float] = defaultdict(float)
-        self.counts: dict[str, int] = defaultdict(int)
-        self.lookahead = None
-        if game:
-            from clients.bots.greedy.policy import Lookahead
-
-            self.lookahead = Lookahead.of(game, self.rng)
-        self.wants_view = self.lookahead is not None
-
-    def choose(self, actions: Sequence[Any], view: Any = None) -> int:
-        """See the module docstring."""
-        if self.lookahead is not None and view is not None and len(actions) > 1:
-            choice = self.lookahead.choose(actions, view)
-            if choice is not None:
-                return choice
-        if self.wants_preview:
-            best = max(a.score_after for a in actions)
-            return self.rng.choice([i for i, a in enumerate(actions) if a.score_after == best])
-        estimates = [self._estimate(a.ref.kind) for a in actions]
-        best_estimate = max(estimates)
-        return self.rng.choice([i for i, e in enumerate(estimates) if e == best_estimate])
-
-    def _estimate(self, kind: str) -> float:
-        count = self.counts[kind]
-        return float("inf") if count == 0 else self.totals[kind] / count
-
-    def learn(self, action: Any, delta: int) -> None:
-        """Fold one observed score change into the kind's mean."""
-        self.totals[action.ref.kind] += delta
-        self.counts[action.ref.kind] += 1
 
 
 def is_kind(kind: str) -> bool:
@@ -144,8 +74,6 @@ def make(kind: str, preview: bool, rng: random.Random | None = None, game: str =
         return GreedyPolicy(rng, preview=preview, game=game)
     searching = _SEARCH.fullmatch(kind)
     if searching:
-        from clients.bots.search.policy import SearchPolicy, budget_of
-
         return SearchPolicy(game, budget_of(searching.group(1), searching.group(2)), rng, preview)
     if _IMPORT_PATH.fullmatch(kind):
         return load(kind)

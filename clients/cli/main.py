@@ -15,7 +15,8 @@ import grpc
 from rich.console import Console
 
 from clients import registry
-from clients.bots.policies import KINDS, is_kind
+from clients.bots.policies import KINDS
+from clients.cli.arguments import bot_spec, kind_arg, kinds_arg, players_arg, positive_arg
 from clients.rpc import CliError, Exit, explain
 
 EXIT_CODES = """exit codes:
@@ -46,7 +47,7 @@ EXAMPLES = {
     "queue": [
         "roost queue undertheleaves --play",
         "roost queue wingspan --players 2-4 --bots greedy --bot-wait 10",
-        "roost queue birdscaping --json",
+        "roost queue skygarden --json",
     ],
     "leaderboard": ["roost leaderboard", "roost leaderboard wingspan --limit 5 --json"],
     "bots": [
@@ -67,76 +68,19 @@ def _examples(*commands: str) -> str:
     return "examples:\n" + "\n".join(lines) + "\n"
 
 
-def _players(text: str) -> list[int]:
-    """'2', '2,3' or '2-4'."""
-    try:
-        if "-" in text:
-            low, high = text.split("-", 1)
-            values = list(range(int(low), int(high) + 1))
-        else:
-            values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected N, N,M or N-M, got {text!r}") from exc
-    if not values or any(v < 1 for v in values):
-        raise argparse.ArgumentTypeError(f"player counts must be positive, got {text!r}")
-    return values
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def bot_spec(text: str) -> tuple[int, str]:
-    """SEAT=KIND."""
-    seat, sep, kind = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not is_kind(kind):
-        raise argparse.ArgumentTypeError(
-            f"expected SEAT=KIND with KIND one of {', '.join(KINDS)}, search@<N>ms, "
-            f"search@<N>p or package.module:ClassName, got {text!r}"
-        )
-    return int(seat), kind
-
-
-def _kinds(text: str) -> tuple[str, ...]:
-    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    unknown = [k for k in kinds if not is_kind(k)]
-    if not kinds or unknown:
-        raise argparse.ArgumentTypeError(
-            f"bot kinds are {', '.join(KINDS)}, search@<N>ms, search@<N>p or "
-            f"package.module:ClassName; got {text!r}"
-        )
-    return kinds
-
-
-def _kind(text: str) -> str:
-    """One bot kind or policy import path."""
-    if not is_kind(text):
-        raise argparse.ArgumentTypeError(
-            f"expected one of {', '.join(KINDS)}, search@<N>ms, search@<N>p or "
-            f"package.module:ClassName; got {text!r}"
-        )
-    return text
-
-
 def _add_search_budget(parser: argparse.ArgumentParser) -> None:
     """``--budget-ms N`` / ``--playouts N``: a budget for every plain ``search`` bot,
     sugar for the kinds ``search@<N>ms`` / ``search@<N>p`` (one or the other)."""
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument(
         "--budget-ms",
-        type=_positive,
+        type=positive_arg,
         metavar="N",
         help="the search bots think N ms per decision (search becomes search@<N>ms)",
     )
     budget.add_argument(
         "--playouts",
-        type=_positive,
+        type=positive_arg,
         metavar="N",
         help="the search bots run N playouts per decision (search becomes search@<N>p)",
     )
@@ -198,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "by a background bot process, or in this terminal with --play.",
     )
     new.add_argument("game", metavar="GAME", help=f"one of: {games}")
-    new.add_argument("--players", "-n", type=_positive, required=True, help="number of seats")
+    new.add_argument("--players", "-n", type=positive_arg, required=True, help="number of seats")
     new.add_argument(
         "--bot",
         type=bot_spec,
@@ -249,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("game", metavar="GAME", help=f"one of: {games}")
     queue.add_argument(
         "--players",
-        type=_players,
+        type=players_arg,
         default=None,
         help="acceptable counts: N, N,M or N-M (default: the game's smallest count with "
         "others that seats your party; 1 for a solo-only game)",
@@ -274,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = command("leaderboard", "show the matchmaker's ratings")
     board.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all)")
-    board.add_argument("--limit", type=_positive, default=20)
+    board.add_argument("--limit", type=positive_arg, default=20)
     board.add_argument("--matchmaker", help="matchmaker address host:port")
     board.add_argument("--json", action="store_true")
     board.set_defaults(run="leaderboard")
@@ -294,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--json", action="store_true", help="list/start: print JSON")
     bots.add_argument(
         "--policy",
-        type=_kind,
+        type=kind_arg,
         metavar="KIND",
         help="play every seat with this kind or policy, e.g. search@200ms or pkg.module:Class",
     )
@@ -309,12 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
         "code, and wins and ratings per bot.",
     )
     tour.add_argument("--game", required=True, help=f"one of: {games}")
-    tour.add_argument("--players", type=_positive, required=True)
-    tour.add_argument("--games", type=_positive, default=10, help="games to play (K)")
-    tour.add_argument("--concurrency", type=_positive, default=4, help="games at once (C)")
+    tour.add_argument("--players", type=positive_arg, required=True)
+    tour.add_argument("--games", type=positive_arg, default=10, help="games to play (K)")
+    tour.add_argument("--concurrency", type=positive_arg, default=4, help="games at once (C)")
     tour.add_argument(
         "--bots",
-        type=_kinds,
+        type=kinds_arg,
         default=("random",),
         help="bot kinds or policies (pkg.module:Class) in rotation, e.g. random,greedy,search",
     )

@@ -36,7 +36,7 @@ import grpc
 
 from services.core import errors
 from services.core import pending as pending_rule
-from services.core.convert import args_to_json, field_wire
+from services.core.convert import args_to_json
 from services.core.engine import Action, IllegalAction
 from services.core.events import StoredEvent, status_name, status_value
 from services.core.game_context import GameContext, checked_game_id, preview_scores
@@ -46,6 +46,7 @@ from services.core.logging import bind, get_logger
 from services.core.metrics import GAMES_FINISHED
 from services.core.requests import ApplyRequest
 from services.core.store import FINGERPRINT_LENGTH, ApplyOutcome, GameMeta
+from services.core.wire import field_wire
 
 MAX_REQUEST_ID = 128
 
@@ -60,7 +61,7 @@ class AlreadyApplied(Exception):
         self.reply = reply
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ApplyCall:
     """An Apply request whose fields are valid, with the caller's seat."""
 
@@ -74,7 +75,7 @@ class ApplyCall:
     fingerprint: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Base:
     """The version a decision applies to, as loaded."""
 
@@ -88,7 +89,7 @@ class Base:
     life: Life | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Move:
     """A decision played: the new version and what follows from it."""
 
@@ -274,17 +275,17 @@ class ApplyPipeline:
         if next_legal and call.request.with_score_preview:
             previews = preview_scores(self.engine, call.game_id, version, state, seat, next_legal)
         event = StoredEvent(
-            version=version,
-            seat=seat,
-            kind=action.kind,
-            args_json=args_to_json(action),
-            label=action.label,
-            secret=action.secret,
-            public_label=action.public_label,
-            time_ms=now_ms,
-            status=status_name(finished),
-            to_act=tuple(to_act),
-            life=lifecycle.event_life(life),
+            version,
+            seat,
+            action.kind,
+            args_to_json(action),
+            action.label,
+            action.secret,
+            action.public_label,
+            now_ms,
+            status_name(finished),
+            tuple(to_act),
+            lifecycle.event_life(life),
         )
         return Move(
             version, state, finished, to_act, legal_after, pending, event, next_legal, previews,

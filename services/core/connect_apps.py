@@ -32,7 +32,9 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from grpc_health.v1 import health_pb2
 
-from services.core.connect_bridge import bridge_stream, bridge_unary
+from services.core.browser_guard import ErrorInfoInterceptor
+from services.core.config import max_message_bytes_from_env
+from services.core.connect_bridge import SerializedReply, bridge_stream, bridge_unary
 from services.core.decoding import Undecodable, undecodable_error
 
 
@@ -47,7 +49,9 @@ class TolerantCodec:
     def name(self) -> str:
         return self._inner.name()
 
-    def encode(self, message: Message) -> bytes:
+    def encode(self, message: Message | SerializedReply) -> bytes:
+        if isinstance(message, SerializedReply):
+            return message.encoded(self._inner)
         return self._inner.encode(message)
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Any:
@@ -112,17 +116,30 @@ def connect_module(grpc_module: ModuleType) -> ModuleType:
 
 
 def connect_app(
-    servicer: object, messages: ModuleType, grpc_module: ModuleType, service_name: str
+    servicer: object,
+    messages: ModuleType,
+    grpc_module: ModuleType,
+    service_name: str,
+    max_message_bytes: int | None = None,
 ) -> ConnectASGIApplication[Any]:
     """The Connect ASGI application of ``service_name`` (``package.Service``)
     over ``servicer``, from the generated stubs of the same proto file.
 
-    ``messages`` is the ``*_pb2`` module (its descriptor lists the RPCs)."""
+    ``messages`` is the ``*_pb2`` module (its descriptor lists the RPCs).
+    ``max_message_bytes`` (default: ``MAX_MESSAGE_BYTES``) bounds a message
+    after decompression too; the runtime's errors about a request's framing
+    carry their ErrorInfo (:class:`ErrorInfoInterceptor`)."""
+    limit = max_message_bytes_from_env() if max_message_bytes is None else max_message_bytes
     short = service_name.rsplit(".", 1)[1]
     descriptor = messages.DESCRIPTOR.services_by_name[short]
     outputs = {m.name: GetMessageClass(m.output_type) for m in descriptor.methods}
     application = getattr(connect_module(grpc_module), f"{short}ASGIApplication")
-    return application(bridged_service(servicer, descriptor, outputs), codecs=CODECS)
+    return application(
+        bridged_service(servicer, descriptor, outputs),
+        codecs=CODECS,
+        read_max_bytes=limit,
+        interceptors=(ErrorInfoInterceptor(limit),),
+    )
 
 
 class HealthApp(ConnectASGIApplication[Any]):
@@ -148,6 +165,8 @@ class HealthApp(ConnectASGIApplication[Any]):
             service=health_servicer,
             endpoints=lambda _svc: {f"/{self.SERVICE}/Check": Endpoint.unary(check, function)},
             codecs=google_protobuf_codecs(),
+            read_max_bytes=max_message_bytes_from_env(),
+            interceptors=(ErrorInfoInterceptor(max_message_bytes_from_env()),),
         )
 
     @property

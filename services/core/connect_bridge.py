@@ -16,7 +16,9 @@ servicer's own method by :func:`bridge_unary` / :func:`bridge_stream`:
   (the ``google.rpc.ErrorInfo`` reason and metadata, ``BadRequest``), which
   the runtime writes in each protocol's own way;
 - a handler may return its response as serialized bytes (Apply does): they
-  are parsed into the method's response message for the runtime's codecs.
+  are handed to the runtime as a :class:`SerializedReply`, which the binary
+  codec writes as they are (no parse and re-serialize) and the JSON codec
+  parses once to write its JSON.
 
 Nothing here implements a wire protocol. The caps, metrics and logging of the
 servicer's ``unary`` / ``streaming`` wrappers apply unchanged; each bridged
@@ -145,8 +147,27 @@ class BridgedContext:
 Handler = Callable[[Any, Any], Any]
 
 
-def _as_message(response: Message | bytes, output: type[Message]) -> Message:
-    return output.FromString(response) if isinstance(response, bytes) else response
+class SerializedReply:
+    """A response the handler already serialized (binary protobuf of ``output``).
+
+    :class:`~services.core.connect_apps.TolerantCodec` asks :meth:`encoded`
+    for the bytes of its codec: the binary codec gets them untouched, any other
+    codec the parsed message."""
+
+    __slots__ = ("data", "output")
+
+    def __init__(self, data: bytes, output: type[Message]) -> None:
+        self.data = data
+        self.output = output
+
+    def encoded(self, codec: Any) -> bytes:
+        if codec.name() == "proto":
+            return self.data
+        return codec.encode(self.output.FromString(self.data))
+
+
+def _as_message(response: Message | bytes, output: type[Message]) -> Any:
+    return SerializedReply(response, output) if isinstance(response, bytes) else response
 
 
 def _unexpected(exc: Exception, method: str) -> ConnectError:

@@ -47,6 +47,21 @@ _REJECTS = "_roost_rejects_undecodable"
 _TOLERANT = "_roost_tolerant"
 
 
+class MessageLimit:
+    """The largest request message a guarded deserializer accepts (bytes): the
+    process's ``MAX_MESSAGE_BYTES``, set when the server starts. A larger one
+    is refused as INVALID_ARGUMENT, ``ERROR_REASON_MESSAGE_TOO_LARGE``; grpc's
+    own receive limit sits above it (see services/core/server.py)."""
+
+    __slots__ = ("max_bytes",)
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+
+
+MESSAGE_LIMIT = MessageLimit(4 * 1024 * 1024)
+
+
 class Undecodable:
     """What a guarded deserializer returns for a body that does not parse: the
     error to answer with. A behaviour checks ``request.__class__ is Undecodable``
@@ -83,6 +98,8 @@ def tolerant_deserializer(
     parse = deserializer
 
     def deserialize(data: bytes) -> Any:
+        if len(data) > MESSAGE_LIMIT.max_bytes:
+            return Undecodable(errors.message_too_large(len(data), MESSAGE_LIMIT.max_bytes))
         try:
             return parse(data)
         except Exception as exc:  # any parser failure is the client's bytes

@@ -162,6 +162,18 @@ def store_unavailable() -> ServiceError:
     )
 
 
+def message_too_large(size: int, limit: int) -> ServiceError:
+    """A request message over ``MAX_MESSAGE_BYTES`` (either port): INVALID_ARGUMENT,
+    never retryable (the same request is refused again)."""
+    return ServiceError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "ERROR_REASON_MESSAGE_TOO_LARGE",
+        f"the request is larger than the limit of {limit} bytes"
+        + (f" ({size} bytes)" if size > 0 else ""),
+        metadata={"limit_bytes": str(limit)},
+    )
+
+
 def store_full() -> ServiceError:
     """Redis refused a write (maxmemory reached): nothing was applied."""
     return ServiceError(
@@ -197,4 +209,15 @@ def draining() -> ServiceError:
         grpc.StatusCode.UNAVAILABLE,
         "ERROR_REASON_DRAINING",
         "the server is shutting down; resume on another replica",
+    )
+
+
+def watch_behind(last_version: int) -> ServiceError:
+    """A Watch stream fell too far behind its game: resume from the last version received."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "ERROR_REASON_WATCH_BEHIND",
+        f"the stream fell too far behind the game (after version {last_version});"
+        " watch again from the last version received",
+        metadata={"last_version": str(last_version)},
     )

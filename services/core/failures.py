@@ -23,7 +23,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from services.core import errors
 from services.core.errors import ServiceError
 from services.core.redis_mux import LaneFull
-from services.core.watch import HubClosed
+from services.core.watch import HubClosed, WatcherBehind
 
 _UNAVAILABLE = (
     RedisConnectionError,  # refused, reset, lost, no pooled connection free in time
@@ -44,6 +44,8 @@ def as_service_error(error: BaseException) -> ServiceError | None:
         return errors.overloaded("redis_commands_waiting")
     if isinstance(error, HubClosed):
         return errors.draining()
+    if isinstance(error, WatcherBehind):
+        return errors.watch_behind(error.last_version)
     if isinstance(error, OutOfMemoryError) or (
         isinstance(error, ResponseError) and str(error).startswith("OOM")
     ):

@@ -18,7 +18,7 @@ from google.protobuf.message import Message
 from services.core import errors
 from services.core import pending as pending_rule
 from services.core.config import Settings
-from services.core.convert import ActionCodec, ViewWire, field_wire, view_to_proto
+from services.core.convert import ActionCodec, view_to_proto
 from services.core.engine import Action, Engine, Rng
 from services.core.lifecycle.record import Life
 from services.core.lifecycle.writes import Lifecycle
@@ -27,7 +27,9 @@ from services.core.requests import GameRequest
 from services.core.spec import GameSpec
 from services.core.store import GameMeta, GameStore
 from services.core.tokens import TOKEN_METADATA_KEY, seat_for_token
+from services.core.view_wire import ViewWire
 from services.core.watch import EventHub
+from services.core.wire import field_wire
 
 CACHE_SIZE = 4096
 
@@ -94,7 +96,7 @@ class GameContext:
         self.settings = settings
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
-        self.hub = EventHub(store)
+        self.hub = EventHub(store, max_behind=settings.watch_max_behind)
         self.legal_field = self.m.LegalResponse.DESCRIPTOR.fields_by_name["actions"].number
         # The repeated LegalAction field of each response that carries a legal list.
         self.legal_fields = {

@@ -109,10 +109,11 @@ log = get_logger("roost.rpc")
 R = TypeVar("R")
 
 
-def serve_metrics(port: int) -> None:
-    """Start the Prometheus HTTP endpoint (no-op for port 0)."""
+def serve_metrics(port: int, host: str = "0.0.0.0") -> None:
+    """Start the Prometheus HTTP endpoint on ``host`` (the service's ``HOST``;
+    ``[::]`` or ``::`` is every address) (no-op for port 0)."""
     if port:
-        start_http_server(port)
+        start_http_server(port, addr=host.strip("[]") or "0.0.0.0")
 
 
 async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:

@@ -36,13 +36,19 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from services.core import reflection_v1
 from services.core.config import Settings
 from services.core.connect_apps import HealthApp
-from services.core.decoding import tolerant_server
-from services.core.http_gateway import ConnectApp, HttpGateway, start_gateway
+from services.core.decoding import MESSAGE_LIMIT, tolerant_server
+from services.core.http_gateway import ConnectApp, GatewayLimits, HttpGateway, start_gateway
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
+from services.core.store_gate import STORE_GATE, StoreGate
+from services.core.tasks import STOP_RETRY_SECONDS, cancel_until_done
 
 log = get_logger("roost.server")
 
+#: How often the store watchdog pings (at most; STORE_STALL_SECONDS / 2 if shorter).
+WATCHDOG_INTERVAL_SECONDS = 0.5
+#: grpc's own receive limit, in multiples of MAX_MESSAGE_BYTES (see start_server).
+GRPC_RECEIVE_FACTOR = 2
 #: Net allocations between collections of the young generation (CPython: 700).
 YOUNG_COLLECTION_ALLOCATIONS = 20_000
 
@@ -87,25 +93,33 @@ class HealthService(health.aio.HealthServicer):
 class StoreWatchdog:
     """Pings the store every ``interval`` seconds and sets health to follow it.
 
-    One log line when the store goes away and one when it is back."""
+    A ping unanswered after ``timeout`` seconds (``STORE_STALL_SECONDS``), or
+    failing, marks the store unreachable: health NOT_SERVING and the
+    :data:`~services.core.store_gate.STORE_GATE` tripped, so calls that need
+    the store fail fast with UNAVAILABLE instead of waiting on it (a stall is
+    seen at most ``interval + timeout`` after it begins). The first answered
+    ping undoes both. One log line when the store goes away and one when it
+    is back."""
 
     def __init__(
         self, probe: Probe, health_servicer: HealthService, names: tuple[str, ...],
-        interval: float = 1.0, timeout: float = 2.0,
+        interval: float = 0.5, timeout: float = 2.0, gate: StoreGate = STORE_GATE,
     ) -> None:  # fmt: skip
         self.probe = probe
         self.health = health_servicer
         self.names = names
         self.interval = interval
         self.timeout = timeout
+        self.gate = gate
         self.reachable = True
+        self.stopped = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="store-watchdog")
 
     async def _run(self) -> None:
-        while True:
+        while not self.stopped:
             try:
                 async with asyncio.timeout(self.timeout):
                     await self.probe()
@@ -117,17 +131,21 @@ class StoreWatchdog:
             if ok != self.reachable:
                 self.reachable = ok
                 if ok:
+                    self.gate.reset()
                     log.info("store_reachable")
                 else:
-                    log.warning("store_unreachable", error=error)
+                    self.gate.trip()
+                    log.warning("store_unreachable", error=error or "no answer (stalled)")
                 for name in self.names:
                     await self.health.set(name, SERVING if ok else NOT_SERVING)
             await asyncio.sleep(self.interval)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+        """Stop pinging. Cancelled again until it has stopped: on Python 3.11 a
+        cancellation that lands as one of redis-py's ``asyncio.wait_for`` calls
+        completes is lost, and the watchdog would ping on (and a drain wait on it)."""
+        self.stopped = True
+        await cancel_until_done(self.task)
 
 
 @dataclass
@@ -155,7 +173,10 @@ class RunningServer:
         if self.watchdog is not None:
             await self.watchdog.stop()
         for hook in self.drain_hooks:
-            await hook()
+            # Bounded: a hook that does not finish within the grace is left behind.
+            done, _ = await asyncio.wait({asyncio.ensure_future(hook())}, timeout=grace)
+            if not done:
+                log.warning("drain_hook_unfinished", hook=getattr(hook, "__qualname__", ""))
         if self.gateway is None:
             await self.server.stop(grace)
         else:
@@ -179,9 +200,13 @@ async def start_server(
     health ``Check`` on ``settings.connect_port`` unless that is None."""
     LIMITS.max_calls = settings.max_calls_in_flight
     LIMITS.max_streams = settings.max_streams
+    MESSAGE_LIMIT.max_bytes = settings.max_message_bytes
     options: list[tuple[str, int]] = [
         ("grpc.so_reuseport", 0),
-        ("grpc.max_receive_message_length", 8 * 1024 * 1024),
+        # The deserializers refuse a message over the limit with ErrorInfo
+        # (ERROR_REASON_MESSAGE_TOO_LARGE); grpc's own cut, without it, comes
+        # only at twice the limit.
+        ("grpc.max_receive_message_length", GRPC_RECEIVE_FACTOR * settings.max_message_bytes),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ]
@@ -213,6 +238,7 @@ async def start_server(
                 settings.host,
                 settings.connect_port,
                 settings.cors_allowed_origins,
+                GatewayLimits.from_settings(settings),
             )
         except OSError as exc:
             if settings.connect_port_required:
@@ -221,7 +247,11 @@ async def start_server(
             log.warning("connect_port_unavailable", port=settings.connect_port, error=str(exc))
     watchdog = None
     if probe is not None:
-        watchdog = StoreWatchdog(probe, health_servicer, ("", service_name))
+        stall = settings.store_stall_seconds
+        watchdog = StoreWatchdog(
+            probe, health_servicer, ("", service_name),
+            interval=min(WATCHDOG_INTERVAL_SECONDS, stall / 2), timeout=stall,
+        )  # fmt: skip
         watchdog.start()
     return RunningServer(
         server, health_servicer, port, service_name, watchdog, drain_hooks, gateway
@@ -239,7 +269,7 @@ async def serve_forever(
 ) -> None:
     """Run until SIGTERM/SIGINT, then drain gracefully."""
     configure(settings.log_level)
-    serve_metrics(settings.metrics_port)
+    serve_metrics(settings.metrics_port, settings.host)
     running = await start_server(
         service_name, settings, register, probe=probe, drain_hooks=drain_hooks,
         browser_apps=browser_apps,
@@ -267,4 +297,21 @@ async def serve_forever(
     await stop.wait()
     log.info("draining", grace_seconds=settings.grace_seconds)
     await running.drain(settings.grace_seconds)
+    await cancel_leftovers(settings.grace_seconds)
     log.info("stopped")
+
+
+async def cancel_leftovers(within: float) -> None:
+    """Cancel every other task, again and again until each has ended (at most
+    ``within`` seconds): on Python 3.11 a cancellation that lands as an
+    ``asyncio.wait_for`` inside redis-py completes is lost, and a polling loop
+    that missed it would keep ``asyncio.run`` from ever returning."""
+    current = asyncio.current_task()
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+        if not left or asyncio.get_running_loop().time() > deadline:
+            break
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=STOP_RETRY_SECONDS)

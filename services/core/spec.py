@@ -39,7 +39,7 @@ class GameSpec:
     adapt_options: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda o: o)
     #: The engine's views are fresh values that never alias its mutable state,
     #: so Apply may keep them to reuse the bytes of unchanged parts
-    #: (:class:`~services.core.convert.ViewWire`).
+    #: (:class:`~services.core.view_wire.ViewWire`).
     view_parts_are_values: bool = False
     #: Beyond that, every view part that did not change is the very dict handed
     #: out before (built once and shared), so the wire cache matches parts by

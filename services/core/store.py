@@ -26,6 +26,10 @@ that checks the request id and the expected version, writes the state, appends
 the event, publishes it and stores the result. Concurrent writers can never
 both win.
 
+While the watchdog sees Redis stalled, every call here fails at once with
+:class:`~services.core.store_gate.StoreStalled` (services/core/store_gate.py);
+``ping`` does not pass that gate.
+
 Connections are bounded: commands share a blocking pool of ``REDIS_POOL_SIZE``
 connections (a caller waits for a free one, up to the socket timeout), Applies
 share one more (the Apply lane), and watching takes one per Redis node
@@ -49,6 +53,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from services.core.events import StoredEvent
 from services.core.lifecycle import slots
 from services.core.redis_mux import MultiplexedConnection
+from services.core.store_gate import STORE_GATE
 
 __all__ = ["ApplyOutcome", "GameMeta", "GameStore", "StoredEvent", "StoredGame"]
 
@@ -282,14 +287,14 @@ class GameStore:
             state, status, meta.to_json(), str(ttl_seconds), pending, life, deadline, game_id,
             *event.fields(),
         ]  # fmt: skip
-        return bool(await self._create(keys=keys, args=args))
+        return bool(await STORE_GATE.call(self._create(keys=keys, args=args)))
 
     async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
         """The game's version, state and status (and meta unless given)."""
         fields = ["version", "state", "status", "pending", "life"]
         if meta is None:
             fields.append("meta")
-        values = await self.client.hmget(game_key(game_id), fields)
+        values = await STORE_GATE.call(self.client.hmget(game_key(game_id), fields))
         if values[0] is None:
             return None
         loaded_meta = meta or GameMeta.from_json(values[5])
@@ -304,17 +309,19 @@ class GameStore:
 
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
-        version, status = await self.client.hmget(game_key(game_id), ["version", "status"])
+        version, status = await STORE_GATE.call(
+            self.client.hmget(game_key(game_id), ["version", "status"])
+        )
         return None if version is None else (int(version), status.decode())
 
     async def load_meta(self, game_id: str) -> GameMeta | None:
         """Only the immutable part."""
-        raw = await self.client.hget(game_key(game_id), "meta")
+        raw = await STORE_GATE.call(self.client.hget(game_key(game_id), "meta"))
         return GameMeta.from_json(raw) if raw is not None else None
 
     async def stored_result(self, game_id: str, request_id: str) -> bytes | None:
         """A stored Apply result (fingerprint first) for a request id, if any."""
-        return await self.client.get(request_key(game_id, request_id))
+        return await STORE_GATE.call(self.client.get(request_key(game_id, request_id)))
 
     async def apply(
         self,
@@ -363,7 +370,7 @@ class GameStore:
             game_id,
             *event.fields(),
         ]
-        kind_raw, payload = await self._run_apply(keys, args)
+        kind_raw, payload = await STORE_GATE.call(self._run_apply(keys, args))
         kind = kind_raw.decode()
         if kind == "OK":
             return ApplyOutcome("OK", version=int(payload))
@@ -449,14 +456,18 @@ class GameStore:
         """Events with a version above ``after_version``, oldest first."""
         start = f"({after_version}-0" if after_version > 0 else "-"
         if limit > 0:
-            entries = await self.client.xrange(events_key(game_id), start, "+", count=limit)
+            entries = await STORE_GATE.call(
+                self.client.xrange(events_key(game_id), start, "+", count=limit)
+            )
         else:
-            entries = await self.client.xrange(events_key(game_id), start, "+")
+            entries = await STORE_GATE.call(self.client.xrange(events_key(game_id), start, "+"))
         return [_decode_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def last_version(self, game_id: str) -> int:
         """The version of the newest event (0 when the stream is empty or gone)."""
-        newest = await self.client.xrevrange(events_key(game_id), "+", "-", count=1)
+        newest = await STORE_GATE.call(
+            self.client.xrevrange(events_key(game_id), "+", "-", count=1)
+        )
         return int(newest[0][0].split(b"-", 1)[0]) if newest else 0
 
 

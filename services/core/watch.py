@@ -20,6 +20,13 @@ No event can fall between a watcher's catch-up and the live feed: a feed fixes
 its cursor (the stream's last version) only once its subscription is
 confirmed, watchers join the feed before they read the history, and each
 watcher skips the versions it has already yielded.
+
+Each watcher's queue is bounded: a watcher whose reader falls
+``max_behind`` batches behind the game (its client reads more slowly than
+the game moves, or not at all) is dropped from the feed and its stream ends
+with :class:`WatcherBehind` (UNAVAILABLE, ``ERROR_REASON_WATCH_BEHIND``):
+the client resumes from the last version it received, as after any cut, and
+reads what it missed from the stream. Memory never grows with a slow reader.
 """
 
 from __future__ import annotations
@@ -39,8 +46,16 @@ from services.core.store import GameStore, StoredEvent, decode_live, live_channe
 log = get_logger("roost.watch")
 
 #: What a watcher's queue carries: a batch of events, or the end of the feed
-#: (``None``: the hub closed; the stream should be resumed elsewhere).
+#: (``None``: the hub closed; the stream should be resumed elsewhere;
+#: :data:`BEHIND`: the watcher fell too far behind).
 Batch = list[StoredEvent] | None
+
+#: The queue item that ends a watcher which fell ``max_behind`` batches behind.
+BEHIND: list[StoredEvent] = []
+
+#: Batches (normally one event each) a watcher's queue holds before the
+#: watcher is ended as too far behind (``WATCH_MAX_BEHIND``).
+DEFAULT_MAX_BEHIND = 1024
 
 #: Seconds without a message after which a subscriber pings Redis, and after
 #: which an unanswered connection is given up and opened again.
@@ -69,11 +84,22 @@ class HubClosed(Exception):
     """The hub is closing (the server drains): watchers resume elsewhere."""
 
 
+class WatcherBehind(Exception):
+    """The watcher's queue reached its bound: it was dropped from the feed and
+    resumes from the last version it received (a new Watch)."""
+
+    def __init__(self, last_version: int) -> None:
+        super().__init__(f"the watcher fell too far behind after version {last_version}")
+        #: The last version passed to this watcher.
+        self.last_version = last_version
+
+
 class _Feed:
     """One watched game: its watchers' queues and the last version passed on."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, max_behind: int = DEFAULT_MAX_BEHIND) -> None:
         self.game_id = game_id
+        self.max_behind = max_behind
         self.channel = live_channel(game_id).encode()
         #: Each watcher's queue -> the seat whose own events it skips, or None.
         self.queues: dict[asyncio.Queue[Batch], int | None] = {}
@@ -91,9 +117,16 @@ class _Feed:
         if not fresh:
             return
         self.cursor = fresh[-1].version
+        behind: list[asyncio.Queue[Batch]] = []
         for queue, skipped in self.queues.items():
             if skipped is None or not all(is_own(event, skipped) for event in fresh):
-                queue.put_nowait(fresh)
+                if queue.qsize() >= self.max_behind:
+                    behind.append(queue)
+                else:
+                    queue.put_nowait(fresh)
+        for queue in behind:  # bounded: one more item ends the watcher
+            del self.queues[queue]
+            queue.put_nowait(BEHIND)
 
     def end(self) -> None:
         """Tell every watcher the feed has ended."""
@@ -231,8 +264,16 @@ class _Subscriber:
 class EventHub:
     """Per-process registry of watched games and their subscriber connections."""
 
-    def __init__(self, store: GameStore, *, catch_up_concurrency: int = 8) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        catch_up_concurrency: int = 8,
+        max_behind: int = DEFAULT_MAX_BEHIND,
+    ) -> None:
         self.store = store
+        #: Batches a watcher's queue holds before the watcher is ended (:class:`WatcherBehind`).
+        self.max_behind = max_behind
         self.feeds: dict[str, _Feed] = {}
         self.by_channel: dict[bytes, _Feed] = {}
         self.subscribers: dict[str, _Subscriber] = {}
@@ -250,8 +291,9 @@ class EventHub:
         (:func:`is_own`); a live batch that holds nothing else wakes nobody.
 
         Runs until the caller stops reading; raises :class:`HubClosed` when the
-        hub closes. Use it with ``contextlib.aclosing`` so leaving early
-        releases the feed.
+        hub closes and :class:`WatcherBehind` when the caller fell
+        ``max_behind`` batches behind the live feed. Use it with
+        ``contextlib.aclosing`` so leaving early releases the feed.
         """
         if self.closed:
             raise HubClosed()
@@ -276,6 +318,8 @@ class EventHub:
                 batch = await queue.get()
                 if batch is None:
                     raise HubClosed()
+                if batch is BEHIND:
+                    raise WatcherBehind(last)
                 fresh = [event for event in batch if event.version > last]
                 if fresh:
                     last = fresh[-1].version
@@ -288,7 +332,7 @@ class EventHub:
                 self._close(feed)
 
     def _open(self, game_id: str) -> _Feed:
-        feed = _Feed(game_id)
+        feed = _Feed(game_id, self.max_behind)
         self.feeds[game_id] = feed
         self.by_channel[feed.channel] = feed
         self.spawn(self._start(feed))

@@ -17,10 +17,10 @@ from roost.common.v1 import common_pb2
 
 from services.core import errors
 from services.core import pending as pending_rule
-from services.core.convert import field_wire
 from services.core.events import OVER
 from services.core.game_context import GameContext
 from services.core.requests import WatchRequest
+from services.core.wire import field_wire
 
 FINISHED = common_pb2.GAME_STATUS_FINISHED
 

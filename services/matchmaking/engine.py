@@ -25,25 +25,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import re
 import time
 import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
 from redis.exceptions import RedisError
-from roost.common.v1 import common_pb2
 
 from services.core import errors as core_errors
-from services.core.lifecycle.timecontrol import TimeControlError, from_proto
 from services.core.logging import get_logger
-from services.core.store import BLOCKING_READ_MS
 from services.matchmaking import bots, errors, keys
 from services.matchmaking.config import MatchmakerSettings
-from services.matchmaking.games import GameDirectory, OptionsError
+from services.matchmaking.enqueue import TICKET_ID, EnqueueInput, validate_enqueue
+from services.matchmaking.games import GameDirectory
 from services.matchmaking.matching import (
     Proposal,
     QueuedTicket,
@@ -52,9 +48,11 @@ from services.matchmaking.matching import (
     propose,
 )
 from services.matchmaking.metrics import BOT_SEATS, MATCHES, QUEUE_WAIT, TICKETS
+from services.matchmaking.notifier import Notifier
 from services.matchmaking.ratings import PlayerRating, RatingBook
+from services.matchmaking.seating import drawn_seats, match_record
 from services.matchmaking.supervisor import Supervisor
-from services.matchmaking.tables import TableSeat, bot_count, check_table, seat_people
+from services.matchmaking.tables import bot_count, seat_people
 from services.matchmaking.tickets import (
     QUEUED,
     TERMINAL,
@@ -64,10 +62,6 @@ from services.matchmaking.tickets import (
     ticket_ref,
 )
 
-TICKET_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-PLAYER_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,64}$")
-MAX_PARTY = 16
-MAX_PLAYERS = 16
 WATCH_RECHECK_SECONDS = 5.0
 SWEEP_EVERY_MS = 250
 CREATE_CONCURRENCY = 64
@@ -78,75 +72,6 @@ log = get_logger("roost.matchmaking")
 def now_ms() -> int:
     """Wall-clock milliseconds (shared by every process through Redis data)."""
     return int(time.time() * 1000)
-
-
-@dataclass(frozen=True, slots=True)
-class EnqueueInput:
-    """A validated-to-be Enqueue request in plain values."""
-
-    ticket_id: str
-    game: str
-    counts: tuple[int, ...]
-    options_json: str
-    party: tuple[tuple[str, str], ...]
-    bots: bool
-    bot_after_ms: int
-    bot_kind: str
-    #: A private table's seats in seat order; None: an ordinary ticket.
-    table: tuple[TableSeat, ...] | None = None
-    #: The game's time control (None: untimed).
-    time_control: common_pb2.TimeControl | None = None
-
-
-class Notifier:
-    """Follows the notify streams and wakes local waiters of tickets and matchers."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self.waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
-        self.queued: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
-
-    def subscribe(self, ticket_id: str) -> asyncio.Event:
-        """An event set whenever the ticket changes."""
-        event = asyncio.Event()
-        self.waiters[ticket_id].add(event)
-        return event
-
-    def unsubscribe(self, ticket_id: str, event: asyncio.Event) -> None:
-        """Forget a waiter."""
-        waiting = self.waiters.get(ticket_id)
-        if waiting is not None:
-            waiting.discard(event)
-            if not waiting:
-                del self.waiters[ticket_id]
-
-    async def run(self, game: str) -> None:
-        """Follow one game's notify stream forever."""
-        stream = keys.notify(game)
-        last: bytes | str | None = None
-        while True:
-            try:
-                if last is None:
-                    newest = await self.client.xrevrange(stream, count=1)
-                    last = newest[0][0] if newest else b"0-0"
-                reply = await self.client.xread({stream: last}, block=BLOCKING_READ_MS, count=500)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis away: one line, then try again
-                log.warning("notify_read_failed", game=game, error=repr(error))
-                await asyncio.sleep(1.0)
-                continue
-            if not reply:
-                continue
-            entries_by_stream = reply.items() if isinstance(reply, dict) else reply
-            for _name, entries in entries_by_stream:
-                for entry_id, fields in entries:
-                    last = entry_id
-                    ticket = fields.get(b"t", b"").decode()
-                    for event in self.waiters.get(ticket, ()):
-                        event.set()
-                    if fields.get(b"s") == b"QUEUED":
-                        self.queued[game].set()
 
 
 class Matchmaker:
@@ -212,51 +137,9 @@ class Matchmaker:
             raise errors.unknown_game(game, self.games.names(), why)
         return endpoint
 
-    def _validate(self, req: EnqueueInput) -> tuple[str, str, tuple[int, ...]]:
-        endpoint = self._endpoint(req.game)
-        ticket_id = req.ticket_id or uuid.uuid4().hex
-        if not TICKET_ID.match(ticket_id):
-            raise errors.invalid("ticket_id", "8-64 letters, digits, '-' or '_'")
-        if not req.party and req.table is None:
-            raise errors.invalid("party", "at least one player")
-        if len(req.party) > MAX_PARTY:
-            raise errors.invalid("party", f"at most {MAX_PARTY} players")
-        ids = [p for p, _ in req.party]
-        for player_id, name in req.party:
-            if not PLAYER_ID.match(player_id):
-                raise errors.invalid("party.player_id", "1-64 letters, digits or '-_.:@'")
-            if len(name) > 64:
-                raise errors.invalid("party.name", "at most 64 characters")
-        if len(set(ids)) != len(ids):
-            raise errors.invalid("party.player_id", "each player at most once per party")
-        if req.table is not None:
-            check_table(req.table, ids, endpoint.min_players, endpoint.max_players)
-            if req.counts and set(req.counts) != {len(req.table)}:
-                raise errors.invalid("player_counts", "empty or the table's number of seats")
-            if req.bots:
-                raise errors.invalid("bot_fill", "leave unset: a table names its bots")
-        counts = tuple(sorted(set(req.counts))) or (len(req.party),)
-        if req.table is not None:
-            counts = (len(req.table),)
-        if any(c < 1 or c > MAX_PLAYERS for c in counts):
-            raise errors.invalid("player_counts", f"each count between 1 and {MAX_PLAYERS}")
-        if any(c < len(req.party) for c in counts):
-            raise errors.invalid("player_counts", "each count must seat the whole party")
-        if req.bot_after_ms < 0:
-            raise errors.invalid("bot_fill.after_ms", "must not be negative")
-        try:
-            if req.time_control is not None:
-                from_proto(req.time_control)  # the game service's rules, checked at once
-            options = endpoint.canonical_options(req.options_json, req.time_control)
-        except OptionsError as exc:
-            raise errors.invalid_options(str(exc)) from exc
-        except TimeControlError as exc:
-            raise errors.invalid(f"time_control.{exc.field_name}", exc.message) from exc
-        return ticket_id, options, counts
-
     async def enqueue(self, req: EnqueueInput) -> tuple[TicketRecord, bool]:
         """Queue a ticket, or return the existing ticket of that id."""
-        ticket_id, options, counts = self._validate(req)
+        ticket_id, options, counts = validate_enqueue(req, self._endpoint(req.game))
         bound = await self.store.reserve_id(ticket_id, req.game, self.index_ttl)
         if bound is not None:
             for _ in range(5):  # a concurrent Enqueue of the same id may be mid-create
@@ -519,30 +402,6 @@ class Matchmaker:
             task.add_done_callback(self._creating.discard)
         return claimed
 
-    @staticmethod
-    def _drawn_seats(
-        match_id: str, datas: Sequence[TicketData], bot_seats: int
-    ) -> list[dict[str, Any]]:
-        """The people of matched tickets and ``bot_seats`` bots, in a seat order
-        drawn from the match id (bots of the first bot-allowing ticket's kind)."""
-        people: list[dict[str, Any]] = [
-            {"player_id": p, "name": n, "bot": False, "ticket_id": d.ticket_id}
-            for d in datas
-            for p, n in d.party
-        ]
-        bot_kind = next((d.bot_kind for d in datas if d.bots), bots.RANDOM)
-        for i in range(bot_seats):
-            people.append(
-                {
-                    "player_id": bots.player_id(bot_kind),
-                    "name": f"{bot_kind.title()} bot {i + 1}",
-                    "bot": True,
-                    "kind": bot_kind,
-                }
-            )
-        random.Random(match_id).shuffle(people)
-        return people
-
     async def _create(self, game: str, match_id: str, proposal: Proposal) -> None:
         async with self._create_slots:
             await self._create_game(game, match_id, proposal)
@@ -562,7 +421,7 @@ class Matchmaker:
         if anchor.private:
             people = seat_people(anchor.table, anchor.party, anchor.ticket_id)
         else:
-            people = self._drawn_seats(match_id, datas, proposal.bots)
+            people = drawn_seats(match_id, datas, proposal.bots)
         try:
             created = await endpoint.new_game(
                 proposal.players, [p["name"][:64] for p in people], anchor.options
@@ -578,48 +437,9 @@ class Matchmaker:
                 log.warning("game_create_failed", game=game, code=error.code().name)
             await self.store.release(game, match_id, ids, now + self.settings.heartbeat_timeout_ms)
             return
-        tokens = {c.seat: c.token for c in created.credentials}
-        seats = []
-        for seat, person in enumerate(people):
-            entry = {**person, "seat": seat}
-            if person["bot"]:
-                entry["token"] = tokens[seat]
-            seats.append(entry)
-        record = {
-            "match_id": match_id,
-            "game": game,
-            "game_id": created.game_id,
-            "address": endpoint.address,
-            "players": proposal.players,
-            "seats": seats,
-            # A game of bots only says nothing about people: it is not rated.
-            "rated": any(not p["bot"] for p in people),
-        }
-        assignments: dict[str, dict[str, Any]] = {}
-        for ticket_id in ids:
-            mine = [s for s in seats if s.get("ticket_id") == ticket_id]
-            others = [s for s in seats if s.get("ticket_id") != ticket_id]
-            assignments[ticket_id] = {
-                "game": game,
-                "address": endpoint.public_address,
-                "service_name": endpoint.service_name,
-                "game_id": created.game_id,
-                "players": proposal.players,
-                "match_id": match_id,
-                "seats": [
-                    {"player_id": s["player_id"], "seat": s["seat"], "token": tokens[s["seat"]]}
-                    for s in mine
-                ],
-                "others": [
-                    {
-                        "seat": s["seat"],
-                        "player_id": s["player_id"],
-                        "name": s["name"],
-                        "bot": s["bot"],
-                    }
-                    for s in others
-                ],
-            }
+        record, assignments = match_record(
+            game, match_id, endpoint, created, proposal.players, people, ids
+        )
         if not await self.store.assign(game, match_id, record, assignments):
             log.warning("match_lost", game=game, match_id=match_id, game_id=created.game_id)
             return

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.matchmaking import keys
+from services.matchmaking.scripts import script
 from services.matchmaking.tables import TableSeat
 
 QUEUED = "QUEUED"
@@ -47,209 +48,17 @@ def ticket_ref(ticket_id: str) -> str:
     return hashlib.sha256(ticket_id.encode()).hexdigest()[:TICKET_REF_LENGTH]
 
 
-# A helper prepended to the scripts that emit notifications.
-_NOTIFY = """
-local function notify(stream, id, status)
-  redis.call('XADD', stream, 'MAXLEN', '~', '10000', '*', 't', id, 's', status)
-end
-"""
-
-# KEYS: ticket, seq, queue, hb, notify. ARGV: id, data, hb expiry ms, retention s.
-_CREATE = (
-    _NOTIFY
-    + """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local seq = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'data', ARGV[2], 'status', 'QUEUED',
-           'seq', seq, 'hb', ARGV[3])
-redis.call('ZADD', KEYS[3], seq, ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-notify(KEYS[5], ARGV[1], 'QUEUED')
-return seq
-"""
-)
-
-# KEYS: ticket, queue, hb, notify. ARGV: id, now ms, new expiry ms, retention s.
-_HEARTBEAT = (
-    _NOTIFY
-    + """
-local st = redis.call('HGET', KEYS[1], 'status')
-if not st then return {'NOT_FOUND', '0'} end
-if st ~= 'QUEUED' then return {st, '0'} end
-if tonumber(redis.call('HGET', KEYS[1], 'hb')) < tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], 'status', 'EXPIRED')
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
-  notify(KEYS[4], ARGV[1], 'EXPIRED')
-  return {'EXPIRED', '0'}
-end
-redis.call('HSET', KEYS[1], 'hb', ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-return {'QUEUED', ARGV[3]}
-"""
-)
-
-# KEYS: ticket, queue, hb, notify. ARGV: id, retention s.
-_CANCEL = (
-    _NOTIFY
-    + """
-local st = redis.call('HGET', KEYS[1], 'status')
-if not st then return 'NOT_FOUND' end
-if st ~= 'QUEUED' then return st end
-redis.call('HSET', KEYS[1], 'status', 'CANCELLED')
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-notify(KEYS[4], ARGV[1], 'CANCELLED')
-return 'CANCELLED'
-"""
-)
-
-# KEYS: queue, hb, notify, tickets... ARGV: now ms, retention s, ids...
-# (ticket key i pairs with ARGV[i]). Expires queued tickets past their heartbeat
-# and drops stale entries of the heartbeat set.
-_EXPIRE = (
-    _NOTIFY
-    + """
-local now = tonumber(ARGV[1])
-local expired = 0
-for i = 4, #KEYS do
-  local id = ARGV[i]
-  local st = redis.call('HGET', KEYS[i], 'status')
-  if st == 'QUEUED' then
-    if tonumber(redis.call('HGET', KEYS[i], 'hb')) < now then
-      redis.call('HSET', KEYS[i], 'status', 'EXPIRED')
-      redis.call('ZREM', KEYS[1], id)
-      redis.call('ZREM', KEYS[2], id)
-      redis.call('EXPIRE', KEYS[i], ARGV[2])
-      notify(KEYS[3], id, 'EXPIRED')
-      expired = expired + 1
-    end
-  else
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('ZREM', KEYS[2], id)
-  end
-end
-return expired
-"""
-)
-
-# KEYS: queue, hb, pending, notify, match, tickets...
-# ARGV: match id, deadline ms, now ms, ticket ids JSON, retention s, ids...
-# Returns 0 when claimed, else the 1-based position of a ticket that is not claimable.
-_CLAIM = (
-    _NOTIFY
-    + """
-local now = tonumber(ARGV[3])
-for i = 6, #KEYS do
-  if redis.call('HGET', KEYS[i], 'status') ~= 'QUEUED' then return i - 5 end
-  if tonumber(redis.call('HGET', KEYS[i], 'hb')) < now then return i - 5 end
-end
-for i = 6, #KEYS do
-  redis.call('HSET', KEYS[i], 'status', 'MATCHING', 'match', ARGV[1])
-  redis.call('ZREM', KEYS[1], ARGV[i])
-  redis.call('ZREM', KEYS[2], ARGV[i])
-  notify(KEYS[4], ARGV[i], 'MATCHING')
-end
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-redis.call('HSET', KEYS[5], 'state', 'CLAIMED', 'tickets', ARGV[4])
-redis.call('EXPIRE', KEYS[5], ARGV[5])
-return 0
-"""
-)
-
-# KEYS: pending, notify, match, live, tickets...
-# ARGV: match id, record JSON, retention s, (unused), assignment JSON per ticket...
-_ASSIGN = (
-    _NOTIFY
-    + """
-for i = 5, #KEYS do
-  if redis.call('HGET', KEYS[i], 'status') ~= 'MATCHING' then return 0 end
-  if redis.call('HGET', KEYS[i], 'match') ~= ARGV[1] then return 0 end
-end
-for i = 5, #KEYS do
-  redis.call('HSET', KEYS[i], 'status', 'ASSIGNED', 'assignment', ARGV[i])
-  redis.call('EXPIRE', KEYS[i], ARGV[3])
-  notify(KEYS[2], redis.call('HGET', KEYS[i], 'id'), 'ASSIGNED')
-end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[3], 'state', 'LIVE', 'record', ARGV[2])
-redis.call('PERSIST', KEYS[3])
-redis.call('SADD', KEYS[4], ARGV[1])
-return 1
-"""
-)
-
-# KEYS: queue, hb, pending, notify, match, tickets...
-# ARGV: match id, new hb expiry ms, retention s, error ('' = back to the queue), (unused), ids...
-_RELEASE = (
-    _NOTIFY
-    + """
-local released = 0
-for i = 6, #KEYS do
-  if redis.call('HGET', KEYS[i], 'status') == 'MATCHING'
-     and redis.call('HGET', KEYS[i], 'match') == ARGV[1] then
-    redis.call('HDEL', KEYS[i], 'match')
-    if ARGV[4] == '' then
-      redis.call('HSET', KEYS[i], 'status', 'QUEUED', 'hb', ARGV[2])
-      redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[i], 'seq'), ARGV[i])
-      redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i])
-      notify(KEYS[4], ARGV[i], 'QUEUED')
-    else
-      redis.call('HSET', KEYS[i], 'status', 'FAILED', 'error', ARGV[4])
-      redis.call('EXPIRE', KEYS[i], ARGV[3])
-      notify(KEYS[4], ARGV[i], 'FAILED')
-    end
-    released = released + 1
-  end
-end
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('DEL', KEYS[5])
-return released
-"""
-)
-
-# KEYS: queue, hb, notify, tickets... ARGV: error, retention s, (unused), ids...
-_FAIL = (
-    _NOTIFY
-    + """
-local failed = 0
-for i = 4, #KEYS do
-  if redis.call('HGET', KEYS[i], 'status') == 'QUEUED' then
-    redis.call('HSET', KEYS[i], 'status', 'FAILED', 'error', ARGV[1])
-    redis.call('ZREM', KEYS[1], ARGV[i])
-    redis.call('ZREM', KEYS[2], ARGV[i])
-    redis.call('EXPIRE', KEYS[i], ARGV[2])
-    notify(KEYS[3], ARGV[i], 'FAILED')
-    failed = failed + 1
-  end
-end
-return failed
-"""
-)
-
-# KEYS: lease. ARGV: owner, ms. Renew a lease this owner holds.
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-"""
-
-# KEYS: lease, live, match. ARGV: owner, match id, retention s. The game is over: forget it.
-_FINISH = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-redis.call('SREM', KEYS[2], ARGV[2])
-if redis.call('EXISTS', KEYS[3]) == 1 then
-  redis.call('HSET', KEYS[3], 'state', 'FINISHED')
-  redis.call('EXPIRE', KEYS[3], ARGV[3])
-end
-return 1
-"""
+#: The ticket scripts (services/matchmaking/lua/*.lua), read once at import.
+_CREATE = script("create", with_notify=True)
+_HEARTBEAT = script("heartbeat", with_notify=True)
+_CANCEL = script("cancel", with_notify=True)
+_EXPIRE = script("expire", with_notify=True)
+_CLAIM = script("claim", with_notify=True)
+_ASSIGN = script("assign", with_notify=True)
+_RELEASE = script("release", with_notify=True)
+_FAIL = script("fail", with_notify=True)
+_RENEW = script("renew")
+_FINISH = script("finish")
 
 
 @dataclass(frozen=True, slots=True)

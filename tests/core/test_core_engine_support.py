@@ -6,8 +6,9 @@ import importlib
 
 import pytest
 
-from services.core.convert import ActionCodec, ViewWire, view_to_proto, view_to_proto_reference
+from services.core.convert import ActionCodec, view_to_proto, view_to_proto_reference
 from services.core.engine import Action, Rng, ScoreBoard, SeatScore
+from services.core.view_wire import ViewWire
 from services.registry import GAMES
 
 

@@ -12,7 +12,7 @@ import redis
 from services.core.events import StoredEvent
 from services.core.redis_server import start_local_redis
 from services.core.store import GameMeta, GameStore, connect
-from services.core.watch import EventHub, HubClosed
+from services.core.watch import EventHub, HubClosed, WatcherBehind
 
 
 def _event(label: str) -> StoredEvent:
@@ -185,3 +185,63 @@ async def _close_scenario(url: str) -> None:
 def test_closing_the_hub_ends_every_watch_at_once(redis_server_url: str) -> None:
     """A draining server ends its Watch streams instead of waiting out its grace."""
     asyncio.run(_close_scenario(redis_server_url))
+
+
+async def _behind_scenario(url: str) -> None:
+    store = GameStore(connect(url, cluster=False))
+    hub = EventHub(store, max_behind=3)
+    meta = GameMeta("g", 2, 1, {}, ["a", "b"], ["h0", "h1"])
+    await store.create("behind1", meta, b"s", "IN_PROGRESS", _event("new"), 60)
+    slow = hub.events("behind1", 0)
+    seen = [e.version for e in await slow.__anext__()]  # the history, then it stops reading
+    fast_seen: list[int] = []
+
+    async def fast() -> None:
+        async with contextlib.aclosing(hub.events("behind1", 0)) as batches:
+            async for batch in batches:
+                fast_seen.extend(e.version for e in batch)
+                if fast_seen[-1] == 11:
+                    return
+
+    reader = asyncio.create_task(fast())
+    while hub.watchers() < 2:
+        await asyncio.sleep(0.01)
+    for version in range(1, 11):
+        await _apply(store, "behind1", version)
+    await asyncio.wait_for(reader, 10)
+    assert fast_seen == list(range(1, 12)), "a reader that keeps up is not affected"
+    assert hub.watchers() == 0, "the watcher that fell behind left the feed at once"
+    with pytest.raises(WatcherBehind) as ended:
+        while True:
+            seen.extend(e.version for e in await slow.__anext__())
+    assert len(seen) <= 1 + 3, "no more than max_behind batches were held for it"
+    assert ended.value.last_version == seen[-1]
+    async with contextlib.aclosing(hub.events("behind1", ended.value.last_version)) as batches:
+        async for batch in batches:
+            seen.extend(e.version for e in batch)
+            if seen[-1] == 11:
+                break
+    assert seen == list(range(1, 12)), "resumed from its last version: nothing lost or repeated"
+    await hub.close()
+    await store.aclose()
+
+
+def test_a_watcher_too_far_behind_is_ended_and_resumes_from_its_last_version(
+    redis_server_url: str,
+) -> None:
+    """Bounded Watch queues (services/core/watch.py): a reader that falls
+    ``max_behind`` batches behind is ended with WatcherBehind (UNAVAILABLE,
+    ERROR_REASON_WATCH_BEHIND) and a new Watch from its last version misses nothing."""
+    asyncio.run(_behind_scenario(redis_server_url))
+
+
+def test_a_watcher_behind_is_unavailable_with_its_reason() -> None:
+    """The status a client sees: retryable UNAVAILABLE naming the reason and the version."""
+    import grpc
+
+    from services.core.failures import as_service_error
+
+    error = as_service_error(WatcherBehind(7))
+    assert error is not None and error.code == grpc.StatusCode.UNAVAILABLE
+    assert error.reason == "ERROR_REASON_WATCH_BEHIND"
+    assert error.metadata == {"last_version": "7"}

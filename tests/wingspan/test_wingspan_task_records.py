@@ -35,3 +35,13 @@ def test_wingspan_task_row_reads_back(record: type[Task]) -> None:
     assert task.row() == (record.CODE, 1, *values)
     again = as_task(list(task.row()))
     assert type(again) is record and again.row() == task.row()
+
+
+def test_wingspan_shared_task_records_never_change() -> None:
+    """A shared record (one per seat, built at import) refuses a new field value."""
+    from services.wingspan.rules.tasks import START_TURN, pink_trigger
+
+    with pytest.raises(AttributeError):
+        START_TURN[0].seat = 1  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        pink_trigger(0, 1, 2).param = 0  # type: ignore[misc]

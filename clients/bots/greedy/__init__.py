@@ -1,13 +1,13 @@
 """The greedy bot's evaluation: a one-turn lookahead on the game's rules engine.
 
 * :mod:`.lookahead`: the lookahead itself (engine-generic).
-* ``<game>.py``: what a seat's resources are worth beyond its score, in points
-  (``potential(state, seat)``), for the games whose score alone misleads a
-  one-ply player.
+* ``<game>.py``: present for the games the greedy bot plays with the
+  lookahead; its ``potential(state, seat)`` is what a seat's resources are
+  worth beyond its score, in points (zero where valuing them misleads).
 
-:data:`LOOKAHEAD` lists the games the greedy bot plays with the lookahead;
-elsewhere it takes the server's one-ply score previews as they are (enough in
-Under the Leaves, where every action scores at once).
+:data:`LOOKAHEAD` lists those games (found by their module's presence);
+elsewhere greedy takes the server's one-ply score previews as they are (enough
+where every action scores at once).
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from clients.registry import games_with_module
+
 #: (engine state, seat) -> points a seat's resources are worth beyond its score.
 Potential = Callable[[Any, int], float]
 
-#: Games played with the lookahead, and whether each has a potential module.
-#: Birdscaping has none: valuing the cards in hand made two lookahead bots draw,
-#: tilt and untilt forever, neither ever playing the card that moves the game
-#: toward its end (the rules set no limit on the game's length).
-LOOKAHEAD: dict[str, bool] = {"wingspan": True, "birdscaping": False, "skygarden": True}
+#: The registry's games played with the lookahead (``clients/bots/greedy/<game>.py``).
+LOOKAHEAD: tuple[str, ...] = games_with_module("clients.bots.greedy")
 
 
 def no_potential(state: Any, seat: int) -> float:
@@ -35,6 +34,4 @@ def potential_of(game: str) -> Potential | None:
     """The potential of ``game``'s resources, or None when greedy plays on the previews."""
     if game not in LOOKAHEAD:
         return None
-    if not LOOKAHEAD[game]:
-        return no_potential
     return importlib.import_module(f"clients.bots.greedy.{game}").potential

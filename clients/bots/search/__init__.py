@@ -15,8 +15,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-#: Games with an observation builder (``clients.bots.search.<game>``).
-BUILDERS = ("undertheleaves", "birdscaping", "wingspan", "skygarden")
+from clients.registry import games_with_module
+
+#: The registry's games with an observation builder (``clients/bots/search/<game>.py``,
+#: found by its presence).
+BUILDERS = games_with_module("clients.bots.search")
 
 
 def builder(game: str) -> ModuleType | None:

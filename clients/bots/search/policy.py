@@ -20,12 +20,16 @@ from typing import Any
 
 from clients.bots.clock import thinking_ms, time_left_ms
 from clients.bots.greedy import potential_of
-from clients.bots.policies import DEFAULT_SEARCH_MS, GreedyPolicy, Policy
+from clients.bots.greedy.policy import GreedyPolicy
+from clients.bots.policy_base import Policy
 from clients.bots.search import builder
 from clients.bots.search.ismcts import Budget, Result, Settings, search
-from clients.bots.search.protoview import action_values, to_values
+from clients.bots.search.protoview import same_actions, to_values
 
 log = logging.getLogger("roost.bots.search")
+
+#: The search bot's default budget per decision.
+DEFAULT_SEARCH_MS = 200.0
 
 #: Virtual playouts given to the greedy bot's judgement of each root action, in
 #: the games where greedy looks a turn ahead (see :mod:`.ismcts`).
@@ -53,22 +57,6 @@ def budget_of(amount: str | None, unit: str | None) -> Budget:
     if unit == "p":
         return Budget(playouts=max(int(amount), 1))
     return Budget(ms=max(float(amount), 1.0))
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def same_actions(engine_actions: Sequence[Any], server_actions: Sequence[Any]) -> bool:
-    """True when the engine's legal list equals the server's: same length and,
-    in order, the same kind and arguments (labels are not compared)."""
-    if len(engine_actions) != len(server_actions):
-        return False
-    for mine, theirs in zip(engine_actions, server_actions, strict=True):
-        kind, args = action_values(theirs.action)
-        if kind != mine.kind or args != {k: _plain(v) for k, v in mine.args}:
-            return False
-    return True
 
 
 class SearchPolicy(Policy):

@@ -9,6 +9,7 @@ are their value names. The search bots' builders read views in this form.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -49,3 +50,19 @@ def action_values(action: Message) -> tuple[str, dict[str, Any]]:
     if kind is None:
         return "", {}
     return kind, to_values(getattr(action, kind))
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def same_actions(engine_actions: Sequence[Any], server_actions: Sequence[Any]) -> bool:
+    """True when the engine's legal list equals the server's: same length and,
+    in order, the same kind and arguments (labels are not compared)."""
+    if len(engine_actions) != len(server_actions):
+        return False
+    for mine, theirs in zip(engine_actions, server_actions, strict=True):
+        kind, args = action_values(theirs.action)
+        if kind != mine.kind or args != {k: _plain(v) for k, v in mine.args}:
+            return False
+    return True

@@ -1,8 +1,8 @@
 """Drawing the games in the terminal.
 
-One module per game draws its ``View`` the way the table looks, with the card and tile
-facts of the game's catalogue (:mod:`.wingspan`, :mod:`.undertheleaves`,
-:mod:`.skygarden`, :mod:`.birdscaping`); :mod:`.common` holds the shared pieces, and
+One module per game, ``clients/cli/render/<game>.py`` (found by its presence), draws
+its ``View`` the way the table looks, with the card and tile facts of the game's
+catalogue; :mod:`.common` holds the shared pieces, and
 :mod:`.scores` the end screen and event lines every game shares, and :mod:`.generic`
 draws the view of a game without a renderer of its own as a generic dump.
 """
@@ -25,6 +25,7 @@ from clients.cli.render.scores import (
     solo_facts,
     solo_line,
 )
+from clients.registry import games_with_module
 
 __all__ = [
     "actions",
@@ -40,8 +41,8 @@ __all__ = [
     "solo_line",
 ]
 
-#: The games with a renderer of their own.
-DRAWN = ("wingspan", "undertheleaves", "skygarden", "birdscaping")
+#: The registry's games with a renderer of their own (``clients/cli/render/<game>.py``).
+DRAWN = games_with_module("clients.cli.render")
 
 
 def board(

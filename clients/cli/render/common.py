@@ -85,11 +85,6 @@ def _snake(name: str) -> str:
     return out
 
 
-def enum_values(message: Any, name: str) -> list[str]:
-    """A repeated enum field's values as :func:`enum_text` words."""
-    return [enum_text(message, name, v) for v in getattr(message, name)]
-
-
 def words(identifier: str) -> str:
     """``warbling_white_eye`` → "warbling white eye"."""
     return identifier.replace("_", " ")

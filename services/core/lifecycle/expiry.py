@@ -22,11 +22,11 @@ Design (docs/ARCHITECTURE.md, "Clocks and expiry"):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import TYPE_CHECKING
 
 from services.core.lifecycle.writes import now_ms
 from services.core.logging import get_logger
+from services.core.tasks import cancel_until_done
 
 if TYPE_CHECKING:
     from services.core.lifecycle.writes import Lifecycle
@@ -60,12 +60,9 @@ class ExpiryPoller:
             self.task = asyncio.get_running_loop().create_task(self._run(), name="expiry-poller")
 
     async def stop(self) -> None:
-        """Stop polling (a drain hook)."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
+        """Stop polling (a drain hook), cancelling until the loop has ended."""
+        await cancel_until_done(self.task)
+        self.task = None
 
     async def _run(self) -> None:
         store, game = self.lifecycle.store, self.lifecycle.game

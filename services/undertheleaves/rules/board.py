@@ -398,13 +398,6 @@ class Board:
         return self._pollinized
 
     @property
-    def pollinized_cells(self) -> set[Cell]:
-        cells: set[Cell] = set()
-        for g in self.pollinized:
-            cells |= g.cells
-        return cells
-
-    @property
     def puddles(self) -> tuple[Group, ...]:
         """Every orthogonally connected group of puddle cells."""
         return tuple(self._puddles)

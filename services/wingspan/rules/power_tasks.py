@@ -40,151 +40,102 @@ from .tasks import (
     TakeDie,
     Task,
     WhitePower,
+    record,
 )
 
 
+@record()
 class BirdDecision(Task):
     """A decision about one bird's power (``bird``)."""
 
-    __slots__ = {
-        "bird": "The bird whose power asks.",
-    }
-    FIELDS = ("bird",)
+    #: The bird whose power asks.
+    bird: int
     shown_bird = property(attrgetter("bird"))
 
-    def __init__(self, seat: int, bird: int) -> None:
-        self.code = self.CODE
-        self.seat = seat
-        self.bird = bird
 
-
+@record(D_ACTIVATE)
 class Activate(BirdDecision):
     """Use ``bird``'s power, or not."""
 
-    __slots__ = ()
-    CODE = D_ACTIVATE
 
-
+@record(D_TRADE)
 class Trade(BirdDecision):
     """Trade one food for another."""
 
-    __slots__ = ()
-    CODE = D_TRADE
 
-
+@record(D_EGG_COST)
 class EggCost(BirdDecision):
     """Discard an egg for ``bird``'s reward."""
 
-    __slots__ = ()
-    CODE = D_EGG_COST
 
-
+@record(D_MOVE)
 class Move(BirdDecision):
     """Move ``bird`` to another habitat."""
 
-    __slots__ = ()
-    CODE = D_MOVE
 
-
+@record(D_CHOOSE_PLAYER)
 class ChoosePlayer(BirdDecision):
     """Choose the seat that takes a die first."""
 
-    __slots__ = ()
-    CODE = D_CHOOSE_PLAYER
 
-
+@record(D_FEEDER_ALL)
 class FeederAll(BirdDecision):
     """Take every die of ``bird``'s food, or reroll first."""
 
-    __slots__ = ()
-    CODE = D_FEEDER_ALL
 
-
+@record(D_CHOOSE_FOOD)
 class ChooseFood(Task):
     """Gain food from the supply, one at a time."""
 
-    __slots__ = {
-        "food_mask": "The foods allowed (bit per food).",
-        "remaining": "Food still to gain.",
-    }
-    FIELDS = ("remaining", "food_mask")
-    CODE = D_CHOOSE_FOOD
+    #: Food still to gain.
+    remaining: int
+    #: The foods allowed (bit per food).
+    food_mask: int
     shown_remaining = property(attrgetter("remaining"))
 
-    def __init__(self, seat: int, remaining: int, food_mask: int) -> None:
-        self.code = D_CHOOSE_FOOD
-        self.seat = seat
-        self.remaining = remaining
-        self.food_mask = food_mask
 
-
+@record(D_TUCK)
 class Tuck(Task):
     """Tuck a card from the hand behind ``bird``."""
 
-    __slots__ = {
-        "bird": "The bird the card goes behind.",
-        "by_pink": "1 for a pink power (the tuck is the whole power).",
-    }
-    FIELDS = ("bird", "by_pink")
-    CODE = D_TUCK
+    #: The bird the card goes behind.
+    bird: int
+    #: 1 for a pink power (the tuck is the whole power).
+    by_pink: int
     shown_bird = property(attrgetter("bird"))
 
-    def __init__(self, seat: int, bird: int, by_pink: int) -> None:
-        self.code = D_TUCK
-        self.seat = seat
-        self.bird = bird
-        self.by_pink = by_pink
 
-
+@record(D_REPEAT)
 class Repeat(Task):
     """Repeat another brown power of ``bird``'s row."""
 
-    __slots__ = {
-        "bird": "The repeating bird.",
-        "predators_only": "1 if only a predator power may be repeated.",
-    }
-    FIELDS = ("bird", "predators_only")
-    CODE = D_REPEAT
+    #: The repeating bird.
+    bird: int
+    #: 1 if only a predator power may be repeated.
+    predators_only: int
     shown_bird = property(attrgetter("bird"))
 
-    def __init__(self, seat: int, bird: int, predators_only: int) -> None:
-        self.code = D_REPEAT
-        self.seat = seat
-        self.bird = bird
-        self.predators_only = predators_only
 
-
+@record(D_PLAY_EXTRA)
 class PlayExtra(Task):
     """Play a second bird into ``habitat``."""
 
-    __slots__ = {
-        "bird": "The bird whose power it is.",
-        "habitat": "Where the second bird may go.",
-    }
-    FIELDS = ("bird", "habitat")
-    CODE = D_PLAY_EXTRA
+    #: The bird whose power it is.
+    bird: int
+    #: Where the second bird may go.
+    habitat: int
     shown_bird = property(attrgetter("bird"))
     shown_habitat = property(attrgetter("habitat"))
 
-    def __init__(self, seat: int, bird: int, habitat: int) -> None:
-        self.code = D_PLAY_EXTRA
-        self.seat = seat
-        self.bird = bird
-        self.habitat = habitat
 
-
+@record(D_DRAFT)
 class Draft(SeatDecision):
     """Take a card of the draft."""
 
-    __slots__ = ()
-    CODE = D_DRAFT
 
-
+@record(D_KEEP_BONUS)
 class KeepBonus(SeatDecision):
     """Keep one of the bonus cards offered."""
-
-    __slots__ = ()
-    CODE = D_KEEP_BONUS
 
 
 RECORDS: tuple[type[Task], ...] = (

@@ -4,6 +4,13 @@ A task on the stack is stored as its array (``Task.row``) and read back by
 ``power_tasks.as_task``; the generator as its state; the phase as its number.
 The legal-list cache is never stored. ``clone`` is a deep copy through the
 same form, so a clone is exactly what a decode of the encoding would give.
+
+Stored games stay playable across rule fixes: a decoded state is brought to
+the current rules (:func:`to_current_rules`) where an engine fix made it
+unreachable. Today that is one fix: the birdfeeder is never empty (the moment
+its last die is taken all five are rolled back in, ``supply.take_die``), so a
+game stored with an empty feeder, as earlier engines left it, has the feeder
+rolled when read, from the game's own generator.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from services.core.engine.rng import Rng
 
 from .power_tasks import as_task
 from .state import FIELDS, STORED_KEY, Phase, State
+from .supply import roll_feeder
 
 _PAIRS = tuple(STORED_KEY.items())
 
@@ -35,6 +43,15 @@ def from_stored(obj: dict[str, Any]) -> State:
     s.stack = [as_task(t) for t in s.stack]
     s.phase = Phase(s.phase)
     s.rng = Rng(obj["rng"])
+    return to_current_rules(s)
+
+
+def to_current_rules(s: State) -> State:
+    """``s`` with what a rule fix made unreachable put right (see the module
+    docstring): an empty birdfeeder is rolled (five dice, from the state's
+    generator, so every replica reading the same bytes rolls the same)."""
+    if not s.feeder:
+        roll_feeder(s)
     return s
 
 

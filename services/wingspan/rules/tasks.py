@@ -1,18 +1,20 @@
 """The tasks of the flow stack, as named records.
 
-Each task is a small record with slots: ``task.remaining`` rather than
-``task[2]``. A state stores a task as the array ``[code, seat, *FIELDS]``
-(:meth:`Task.row`; a record's ``FIELDS`` names its fields in the order its
-``__init__`` takes them, the one place that order is written), so stored games
-decode: ``power_tasks.as_task`` turns an array back into its record. This
-module holds the tasks of the turn flow; ``power_tasks`` those that bird
-powers push.
+Each task is a small slotted dataclass: ``task.remaining`` rather than
+``task[2]``. A record is declared once, its fields in stored order under
+:func:`record`; a state stores a task as the array ``[code, seat, *FIELDS]``
+(:meth:`Task.row`), so stored games decode: ``power_tasks.as_task`` turns an
+array back into its record. This module holds the tasks of the turn flow;
+``power_tasks`` those that bird powers push.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
 from operator import attrgetter
+from typing import TypeVar
 
 from .state import (
     D_BONUS,
@@ -33,6 +35,8 @@ from .state import (
     P_WHITE,
 )
 
+T = TypeVar("T", bound="Task")
+
 #: The food mask that allows every food.
 ANY_FOOD = 31
 #: "No bird" in a bird field.
@@ -42,31 +46,28 @@ ANY_NEST = -1
 
 
 class Task:
-    """A task: its ``code`` (``state.P_*`` / ``state.D_*``) and the ``seat`` it
-    belongs to (the seat to act, for a decision). What a view shows of a
-    pending decision: ``shown_bird``, ``shown_remaining``, ``shown_habitat``
-    (-1 / 0 / -1 when the decision has none)."""
+    """A task: its ``code`` (``state.P_*`` / ``state.D_*``, the record class's)
+    and the ``seat`` it belongs to (the seat to act, for a decision). What a
+    view shows of a pending decision: ``shown_bird``, ``shown_remaining``,
+    ``shown_habitat`` (-1 / 0 / -1 when the decision has none).
 
-    __slots__ = ("code", "seat")
+    Every record is declared once, as its fields in stored order under
+    :func:`record` (or :func:`shared_record`); the decorator makes the slotted
+    dataclass, its ``__init__`` (``seat`` first, then the fields), ``FIELDS``
+    and the row reader from that one declaration."""
+
+    __slots__ = ()
     CODE = -1
+    #: The task's code (a class attribute: every record of a class has its code).
+    code = -1
     #: The names of the fields after ``seat``, in stored order: the order the
-    #: record's ``__init__`` takes them and :meth:`row` writes them. Each name
-    #: is a slot of the record, documented there.
+    #: record's ``__init__`` takes them and :meth:`row` writes them.
     FIELDS: tuple[str, ...] = ()
-    #: Reads the stored array of a task: ``(code, seat, *FIELDS)``, made from
-    #: ``FIELDS`` for every record class.
+    #: Reads the stored array of a task: ``(code, seat, *FIELDS)``.
     ROW: Callable[[Task], tuple[int, ...]] = attrgetter("code", "seat")
     shown_bird = -1
     shown_remaining = 0
     shown_habitat = -1
-
-    def __init__(self, seat: int) -> None:
-        self.code = self.CODE
-        self.seat = seat
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.ROW = attrgetter("code", "seat", *cls.FIELDS)
 
     def row(self) -> tuple[int, ...]:
         """The task as stored in the state's JSON: ``(code, seat, *fields)``."""
@@ -76,277 +77,184 @@ class Task:
         return f"{type(self).__name__}{self.row()}"
 
 
-class _Fixed(Task):
-    """A task whose fields never change: one record per seat (or per value) is
-    built at import and shared by every state (``START_TURN[seat]``), so the
-    turn loop allocates nothing for it."""
+def _declare(cls: type[T], code: int | None, frozen: bool) -> type[T]:
+    """The record class of ``cls``'s declaration (see :class:`Task`)."""
+    if not any(is_dataclass(base) for base in cls.__mro__[1:]):
+        # The first record level: ``seat`` comes first, before the declared fields.
+        cls.__annotations__ = {"seat": "int", **inspect.get_annotations(cls)}
+    if code is not None:
+        cls.CODE = cls.code = code  # type: ignore[attr-defined]
+    made = dataclass(slots=True, eq=False, repr=False, frozen=frozen)(cls)
+    made.FIELDS = tuple(f.name for f in fields(made))[1:]  # type: ignore[attr-defined]
+    made.ROW = attrgetter("code", "seat", *made.FIELDS)  # type: ignore[attr-defined]
+    return made
 
-    __slots__ = ()
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is shared and never changes")
+def record(code: int | None = None) -> Callable[[type[T]], type[T]]:
+    """Declare a task record with ``code`` (none for a base of records): its
+    annotated fields, in stored order, with their defaults."""
+    return lambda cls: _declare(cls, code, frozen=False)
 
-    def __init__(self, seat: int, *values: int) -> None:
-        object.__setattr__(self, "code", self.CODE)
-        object.__setattr__(self, "seat", seat)
-        for name, value in zip(self.FIELDS, values, strict=True):
-            object.__setattr__(self, name, value)
+
+def shared_record(code: int) -> Callable[[type[T]], type[T]]:
+    """Declare a record whose fields never change: one is built per seat (or
+    value) at import and shared by every state (``START_TURN[seat]``), so the
+    turn loop allocates nothing for it; setting a field raises."""
+    return lambda cls: _declare(cls, code, frozen=True)
 
 
 # --------------------------------------------------------------- procedural
-class StartTurn(_Fixed):
+@shared_record(P_START_TURN)
+class StartTurn(Task):
     """Start ``seat``'s turn."""
 
-    __slots__ = ()
-    CODE = P_START_TURN
 
-
-class EndTurn(_Fixed):
+@shared_record(P_END_TURN)
+class EndTurn(Task):
     """End ``seat``'s turn (after its end-of-turn discards)."""
 
-    __slots__ = ()
-    CODE = P_END_TURN
 
-
+@record(P_ROW)
 class ActivateRow(Task):
     """The brown powers of ``habitat``, from column ``column`` leftwards."""
 
-    __slots__ = {
-        "column": "The next column to activate (right to left).",
-        "habitat": "The row whose powers activate.",
-    }
-    FIELDS = ("habitat", "column")
-    CODE = P_ROW
-
-    def __init__(self, seat: int, habitat: int, column: int) -> None:
-        self.code = P_ROW
-        self.seat = seat
-        self.habitat = habitat
-        self.column = column
+    #: The row whose powers activate.
+    habitat: int
+    #: The next column to activate (right to left).
+    column: int
 
 
+@record(P_PLACE)
 class PlaceBird(Task):
     """Bird ``bird`` (paid for) enters ``habitat``."""
 
-    __slots__ = {
-        "bird": "The bird being played (out of the hand, not yet on the board).",
-        "habitat": "Where it goes.",
-    }
-    FIELDS = ("bird", "habitat")
-    CODE = P_PLACE
-
-    def __init__(self, seat: int, bird: int, habitat: int) -> None:
-        self.code = P_PLACE
-        self.seat = seat
-        self.bird = bird
-        self.habitat = habitat
+    #: The bird being played (out of the hand, not yet on the board).
+    bird: int
+    #: Where it goes.
+    habitat: int
 
 
+@record(P_WHITE)
 class WhitePower(Task):
     """The white power of ``bird``, just played into ``habitat``."""
 
-    __slots__ = {
-        "bird": "The bird just played.",
-        "habitat": "The habitat it was played in.",
-    }
-    FIELDS = ("bird", "habitat")
-    CODE = P_WHITE
-
-    def __init__(self, seat: int, bird: int, habitat: int) -> None:
-        self.code = P_WHITE
-        self.seat = seat
-        self.bird = bird
-        self.habitat = habitat
+    #: The bird just played.
+    bird: int
+    #: The habitat it was played in.
+    habitat: int
 
 
-class PinkTrigger(_Fixed):
+@shared_record(P_PINK)
+class PinkTrigger(Task):
     """Ask the other seats' pink powers of ``trigger`` (``cards.TRIG_*``)."""
 
-    __slots__ = {
-        "param": "The trigger's parameter (the habitat of a bird played).",
-        "trigger": "Which pink trigger (``cards.TRIG_*``).",
-    }
-    FIELDS = ("trigger", "param")
-    CODE = P_PINK
+    #: Which pink trigger (``cards.TRIG_*``).
+    trigger: int
+    #: The trigger's parameter (the habitat of a bird played).
+    param: int
 
 
+@record(P_EXTRA_EGG)
 class ExtraEgg(Task):
     """The optional second egg of an all-players-lay power."""
 
-    __slots__ = {
-        "nest": "The nest type of the power.",
-    }
-    FIELDS = ("nest",)
-    CODE = P_EXTRA_EGG
-
-    def __init__(self, seat: int, nest: int) -> None:
-        self.code = P_EXTRA_EGG
-        self.seat = seat
-        self.nest = nest
+    #: The nest type of the power.
+    nest: int
 
 
+@record(P_DRAFT_END)
 class DraftEnd(Task):
     """The user of a draft power takes the card left over."""
 
-    __slots__ = ()
-    CODE = P_DRAFT_END
-
-    def __init__(self, seat: int) -> None:
-        self.code = P_DRAFT_END
-        self.seat = seat
-
 
 # ---------------------------------------------------------------- decisions
-class ChooseTurn(_Fixed):
+@shared_record(D_TURN)
+class ChooseTurn(Task):
     """Play a bird or take a habitat action."""
 
-    __slots__ = ()
-    CODE = D_TURN
 
-
-class BonusSpace(_Fixed):
+@shared_record(D_BONUS)
+class BonusSpace(Task):
     """The bonus space of a habitat action: pay for one more."""
 
-    __slots__ = {
-        "habitat": "The habitat of the action.",
-    }
-    FIELDS = ("habitat",)
-    CODE = D_BONUS
+    #: The habitat of the action.
+    habitat: int
     shown_habitat = property(attrgetter("habitat"))
 
 
+@record(D_TAKE_DIE)
 class TakeDie(Task):
     """Take dice from the feeder, one at a time."""
 
-    __slots__ = {
-        "by_power": "1 for a power, 0 for the gain-food action (a rodent arms pinks).",
-        "cache_bird": "The bird the food may be cached on, or -1.",
-        "food_mask": "The foods that may be taken (bit per food).",
-        "may_decline": "1 if the take may be declined.",
-        "pink_bird": "The pink bird whose power this is, or -1.",
-        "remaining": "Dice still to take.",
-    }
-    FIELDS = ("remaining", "by_power", "food_mask", "cache_bird", "may_decline", "pink_bird")
-    CODE = D_TAKE_DIE
+    #: Dice still to take.
+    remaining: int
+    #: 1 for a power, 0 for the gain-food action (a rodent arms pinks).
+    by_power: int
+    #: The foods that may be taken (bit per food).
+    food_mask: int = ANY_FOOD
+    #: The bird the food may be cached on, or -1.
+    cache_bird: int = NO_BIRD
+    #: 1 if the take may be declined.
+    may_decline: int = 0
+    #: The pink bird whose power this is, or -1.
+    pink_bird: int = NO_BIRD
     shown_bird = property(attrgetter("pink_bird"))
     shown_remaining = property(attrgetter("remaining"))
 
-    def __init__(
-        self,
-        seat: int,
-        remaining: int,
-        by_power: int,
-        food_mask: int = ANY_FOOD,
-        cache_bird: int = NO_BIRD,
-        may_decline: int = 0,
-        pink_bird: int = NO_BIRD,
-    ) -> None:
-        self.code = D_TAKE_DIE
-        self.seat = seat
-        self.remaining = remaining
-        self.by_power = by_power
-        self.food_mask = food_mask
-        self.cache_bird = cache_bird
-        self.may_decline = may_decline
-        self.pink_bird = pink_bird
 
-
+@record(D_LAY_EGG)
 class LayEgg(Task):
     """Lay eggs one at a time."""
 
-    __slots__ = {
-        "excluded": "A bird that may not take the egg, or -1.",
-        "may_decline": "1 if laying may be declined.",
-        "nest": "The nest type required, or -1 for any.",
-        "pink_bird": "The pink bird whose power this is, or -1.",
-        "remaining": "Eggs still to lay.",
-    }
-    FIELDS = ("remaining", "nest", "excluded", "may_decline", "pink_bird")
-    CODE = D_LAY_EGG
+    #: Eggs still to lay.
+    remaining: int
+    #: The nest type required, or -1 for any.
+    nest: int = ANY_NEST
+    #: A bird that may not take the egg, or -1.
+    excluded: int = NO_BIRD
+    #: 1 if laying may be declined.
+    may_decline: int = 0
+    #: The pink bird whose power this is, or -1.
+    pink_bird: int = NO_BIRD
     shown_bird = property(attrgetter("pink_bird"))
     shown_remaining = property(attrgetter("remaining"))
 
-    def __init__(
-        self,
-        seat: int,
-        remaining: int,
-        nest: int = ANY_NEST,
-        excluded: int = NO_BIRD,
-        may_decline: int = 0,
-        pink_bird: int = NO_BIRD,
-    ) -> None:
-        self.code = D_LAY_EGG
-        self.seat = seat
-        self.remaining = remaining
-        self.nest = nest
-        self.excluded = excluded
-        self.may_decline = may_decline
-        self.pink_bird = pink_bird
 
-
+@record(D_DRAW)
 class Draw(Task):
     """Draw cards, one at a time, from the tray or the deck."""
 
-    __slots__ = {
-        "remaining": "Cards still to draw.",
-    }
-    FIELDS = ("remaining",)
-    CODE = D_DRAW
+    #: Cards still to draw.
+    remaining: int
     shown_remaining = property(attrgetter("remaining"))
 
-    def __init__(self, seat: int, remaining: int) -> None:
-        self.code = D_DRAW
-        self.seat = seat
-        self.remaining = remaining
 
-
+@record(D_PAY_FOOD)
 class PayFood(Task):
     """Pay the food cost of ``bird``."""
 
-    __slots__ = {
-        "bird": "The bird being played.",
-    }
-    FIELDS = ("bird",)
-    CODE = D_PAY_FOOD
+    #: The bird being played.
+    bird: int
     shown_bird = property(attrgetter("bird"))
 
-    def __init__(self, seat: int, bird: int) -> None:
-        self.code = D_PAY_FOOD
-        self.seat = seat
-        self.bird = bird
 
-
+@record(D_PAY_EGG)
 class PayEgg(Task):
     """Pay the egg cost of a column, one egg at a time."""
 
-    __slots__ = {
-        "remaining": "Eggs still to pay.",
-    }
-    FIELDS = ("remaining",)
-    CODE = D_PAY_EGG
+    #: Eggs still to pay.
+    remaining: int
     shown_remaining = property(attrgetter("remaining"))
 
-    def __init__(self, seat: int, remaining: int) -> None:
-        self.code = D_PAY_EGG
-        self.seat = seat
-        self.remaining = remaining
 
-
+@record()
 class SeatDecision(Task):
     """A decision with no field but its seat."""
 
-    __slots__ = ()
 
-    def __init__(self, seat: int) -> None:
-        self.code = self.CODE
-        self.seat = seat
-
-
+@record(D_DISCARD_EOT)
 class DiscardEndOfTurn(SeatDecision):
     """Discard a card at the end of the turn."""
-
-    __slots__ = ()
-    CODE = D_DISCARD_EOT
 
 
 #: The shared turn tasks of each seat (the game has at most 5 seats).

@@ -45,6 +45,7 @@ const SENTENCES: Record<string, string> = {
   ERROR_REASON_STORE_FULL: "The server is out of room for games right now.",
   ERROR_REASON_VERSION_OUT_OF_RANGE: "The game is behind the version asked for.",
   ERROR_REASON_DRAINING: "The server is restarting; reconnecting.",
+  ERROR_REASON_WATCH_BEHIND: "The game moved faster than this page; catching up.",
   ERROR_REASON_UNKNOWN_GAME: "The matchmaker does not know that game.",
   ERROR_REASON_TICKET_NOT_FOUND: "That queue ticket is gone.",
   ERROR_REASON_TICKET_CLOSED: "That queue ticket can no longer change.",

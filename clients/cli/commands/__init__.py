@@ -1,0 +1,24 @@
+"""The ``roost`` commands (parsed by :mod:`clients.cli.main`), one module per
+command family; ``cmd_<name>`` runs ``roost <name>``."""
+
+from __future__ import annotations
+
+from clients.cli.commands.bots import cmd_bots, with_search_budget
+from clients.cli.commands.play import cmd_new, cmd_play, cmd_watch
+from clients.cli.commands.queue import cmd_leaderboard, cmd_queue
+from clients.cli.commands.stack import cmd_down, cmd_games, cmd_up
+from clients.cli.commands.tournament import cmd_tournament
+
+__all__ = [
+    "cmd_bots",
+    "cmd_down",
+    "cmd_games",
+    "cmd_leaderboard",
+    "cmd_new",
+    "cmd_play",
+    "cmd_queue",
+    "cmd_tournament",
+    "cmd_up",
+    "cmd_watch",
+    "with_search_budget",
+]
