@@ -116,7 +116,8 @@ class Settings:
     that has not answered the watchdog's ping for this long is stalled: calls
     needing it fail fast with UNAVAILABLE), the browser port's limits
     (:class:`BrowserPortSettings`), ``DAY_SECONDS`` (a correspondence day) and
-    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep) and
+    ``EXPIRY_BATCH_READS`` (the poller reads its due games in one pipeline; "0": one by one).
     """
 
     redis_url: str
@@ -156,6 +157,9 @@ class Settings:
     #: How often the expiry poller looks for due deadlines at the latest
     #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
     expiry_poll_ms: int = 100
+    #: The expiry poller reads each poll's due games in one pipeline
+    #: (``EXPIRY_BATCH_READS``, default on; off reads each game as it fires).
+    expiry_batch_reads: bool = True
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -190,4 +194,6 @@ class Settings:
             browser=BrowserPortSettings.from_env(),
             day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
+            expiry_batch_reads=os.environ.get("EXPIRY_BATCH_READS", "1").strip().lower()
+            not in {"0", "false", "no", "off"},
         )

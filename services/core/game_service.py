@@ -63,7 +63,9 @@ class GameServicer(LifecycleRpcs):
         self.reads = GameReads(self.game)
         self.watching = WatchStreams(self.game)
         #: Fires this game's due deadlines, as every replica does (lifecycle/expiry.py).
-        self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
+        self.expiry = ExpiryPoller(
+            self.game.lifecycle, settings.expiry_poll_ms, batch_reads=settings.expiry_batch_reads
+        )
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:

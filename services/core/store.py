@@ -307,6 +307,23 @@ class GameStore:
             values[4] or b"",
         )
 
+    async def load_many(self, game_ids: list[str]) -> list[StoredGame | None]:
+        """:meth:`load` of many games (with their meta) in one pipeline; None
+        for a game that is gone (the expiry poller reads its due games so)."""
+        fields = ["version", "state", "status", "pending", "life", "meta"]
+        pipe = self.client.pipeline() if self.cluster else self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), fields)
+        rows = await STORE_GATE.call(pipe.execute())
+        return [
+            None
+            if v[0] is None
+            else StoredGame(
+                int(v[0]), v[1], v[2].decode(), GameMeta.from_json(v[5]), v[3] or b"", v[4] or b""
+            )
+            for v in rows
+        ]
+
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
         version, status = await STORE_GATE.call(
