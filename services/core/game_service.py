@@ -28,6 +28,8 @@ from services.core import decoding
 from services.core.apply import ApplyPipeline
 from services.core.config import Settings
 from services.core.game_context import GameContext
+from services.core.identity.game_callers import GameCallers
+from services.core.identity.settings import IdentitySettings
 from services.core.lifecycle.expiry import ExpiryPoller
 from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
@@ -66,6 +68,8 @@ class GameServicer(LifecycleRpcs):
         self.expiry = ExpiryPoller(
             self.game.lifecycle, settings.expiry_poll_ms, batch_reads=settings.expiry_batch_reads
         )
+        #: Bearer identities and NewGame per identity (services/core/identity/).
+        self.callers = GameCallers(IdentitySettings.from_env(), store.client)
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:

@@ -56,8 +56,10 @@ async def offer(endpoint: GameEndpoint, record: dict[str, Any]) -> dict[str, Any
             new_game_id = rematch.game_id
             entry["token"] = rematch.credential.token
         seats.append(entry)
+    # No no-show abort for a rematch: its people are there, they accepted it.
+    kept = {k: v for k, v in record.items() if k not in ("abort_token", "created_ms")}
     return {
-        **record,
+        **kept,
         "match_id": f"{record['match_id']}.r",
         "game_id": new_game_id,
         "seats": sorted(seats, key=lambda s: s["seat"]),
