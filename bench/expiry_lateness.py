@@ -1,6 +1,6 @@
 """Expiry at scale: many timed games in flight on one service process.
 
-    python -m bench.expiry_lateness [--games N] [--move-seconds S] [--no-write]
+    python -m bench.expiry_lateness [--games N] [--move-seconds S] [--no-write] [--batched-first]
 
 Starts its own Redis and one ``python -m services.undertheleaves`` process (as
 deployed, default EXPIRY_POLL_MS), creates ``N`` two-seat games with a per-move
@@ -16,6 +16,10 @@ Figures (``expiry`` section of docs/BENCHMARKS.md):
 * CPU of the service process per fired expiry (its CPU time while the
   expiries fire, over their number) and while it only waits with every game
   pending (CPU seconds per second);
+* the same figures for a service process that reads each due game as it
+  fires (``EXPIRY_BATCH_READS=0``) instead of one pipeline per poll, measured
+  in the same run on its own fresh Redis, before (or with ``--batched-first``
+  after) the default;
 * Redis bytes a game's timer costs: its entry in the deadline sorted set
   (``MEMORY USAGE`` of the set over N) and the lifecycle record and per-event
   clock (their lengths).
@@ -90,16 +94,14 @@ def lateness(raw: redis.Redis, ids: list[str]) -> list[int]:
     return late
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--move-seconds", type=float, default=45.0)
-    parser.add_argument("--no-write", action="store_true")
-    args = parser.parse_args()
+def run_once(args: argparse.Namespace, batch_reads: bool) -> dict:
+    """One service process (``EXPIRY_BATCH_READS`` on or off) on a fresh Redis:
+    create the games, wait, let every expiry fire; the figures."""
     local = start_local_redis()
     port = free_port()
     env = {**os.environ, "REDIS_URL": local.url, "PORT": str(port), "METRICS_PORT": "0",
-           "CONNECT_PORT": "off", "LOG_LEVEL": "warning"}  # fmt: skip
+           "CONNECT_PORT": "off", "LOG_LEVEL": "warning",
+           "EXPIRY_BATCH_READS": "1" if batch_reads else "0"}  # fmt: skip
     service = subprocess.Popen(
         [sys.executable, "-m", "services.undertheleaves"], env=env, cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -134,13 +136,42 @@ def main() -> int:
         service.wait(20)
         local.stop()
     fired = len(late)
-    p50 = late[fired // 2]
-    p99 = late[min(fired - 1, int(fired * 0.99))]
+    return {
+        "late": late, "fired": fired, "fire_cpu": fire_cpu, "idle_cpu": idle_cpu,
+        "pending": pending, "zset_bytes": zset_bytes, "life_bytes": life_bytes,
+        "created_s": created_s, "load": load,
+        "p50": late[fired // 2], "p99": late[min(fired - 1, int(fired * 0.99))],
+    }  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--move-seconds", type=float, default=45.0)
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--batched-first", action="store_true", help="measure the pipelined reads first"
+    )
+    args = parser.parse_args()
+    runs = {}
+    for batch_reads in (True, False) if args.batched_first else (False, True):
+        runs[batch_reads] = run_once(args, batch_reads=batch_reads)
+        print(f"batch reads {batch_reads}: p50 {runs[batch_reads]['p50']} ms, "
+              f"p99 {runs[batch_reads]['p99']} ms", flush=True)  # fmt: skip
+    one_by_one, batched = runs[False], runs[True]
+    late, fired, fire_cpu = batched["late"], batched["fired"], batched["fire_cpu"]
+    idle_cpu, pending, zset_bytes = batched["idle_cpu"], batched["pending"], batched["zset_bytes"]
+    life_bytes, created_s = batched["life_bytes"], batched["created_s"]
+    ordered = list(runs.values())
+    load = (ordered[0]["load"][0], ordered[-1]["load"][1])
+    other = "after" if args.batched_first else "before"
+    flag = " --batched-first" if args.batched_first else ""
+    p50, p99 = batched["p50"], batched["p99"]
     lines = [
         "## Expiry at scale",
         "",
         f"`python -m bench.expiry_lateness --games {args.games} --move-seconds "
-        f"{args.move_seconds:g}` — {machine()}; the machine is shared with other work (load "
+        f"{args.move_seconds:g}{flag}` — {machine()}; the machine is shared with other work (load "
         f"average {load[0]:.1f} at the start, {load[1]:.1f} at the end, on "
         f"{os.cpu_count()} cores), so the figures are those of a loaded machine: lateness is "
         "mostly the time the process waited for a core.",
@@ -149,7 +180,9 @@ def main() -> int:
         f"limit were created in {created_s:.1f} s and were all in flight at once "
         f"({pending:,} deadlines pending) on one service process with the default "
         "`EXPIRY_POLL_MS` (100); nobody played, so each game's first deadline fired once "
-        "(an abort).",
+        "(an abort). The poller reads each poll's due games in one pipeline "
+        "(`EXPIRY_BATCH_READS`, the default); the same run measured, just "
+        f"{other}, a process reading each game as it fires, on its own fresh Redis.",
         "",
         "| figure | value |",
         "|---|---|",
@@ -158,6 +191,9 @@ def main() -> int:
         f"| lateness after the deadline, p99 | {p99} ms |",
         f"| lateness after the deadline, max | {late[-1]} ms |",
         f"| service CPU per fired expiry | {fire_cpu / max(fired, 1) * 1e6:.0f} µs |",
+        f"| the same run, each due game read as it fires (`EXPIRY_BATCH_READS=0`): "
+        f"lateness p50 / p99, CPU per expiry | {one_by_one['p50']} ms / {one_by_one['p99']} ms, "
+        f"{one_by_one['fire_cpu'] / max(one_by_one['fired'], 1) * 1e6:.0f} µs |",
         f"| service CPU while {pending:,} deadlines wait | {idle_cpu * 100:.1f} % of a core |",
         f"| Redis: a game's entry in the deadline set | {zset_bytes / max(pending, 1):.0f} B |",
         f"| Redis: the lifecycle record (game hash `life`) | {life_bytes:.0f} B |",

@@ -116,7 +116,8 @@ class Settings:
     that has not answered the watchdog's ping for this long is stalled: calls
     needing it fail fast with UNAVAILABLE), the browser port's limits
     (:class:`BrowserPortSettings`), ``DAY_SECONDS`` (a correspondence day) and
-    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep), ``TLS_CERT_FILE`` and
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep), ``EXPIRY_BATCH_READS``
+    (the poller reads its due games in one pipeline; "0": one by one), ``TLS_CERT_FILE`` and
     ``TLS_KEY_FILE`` (PEM files, e.g. a mounted cert-manager Secret: the gRPC
     port then speaks TLS only).
     """
@@ -164,6 +165,9 @@ class Settings:
     #: How often a replica drains the ended-but-unarchived games at the latest
     #: (``ARCHIVE_POLL_SECONDS``).
     archive_poll_seconds: float = 30.0
+    #: The expiry poller reads each poll's due games in one pipeline
+    #: (``EXPIRY_BATCH_READS``, default on; off reads each game as it fires).
+    expiry_batch_reads: bool = True
     #: The gRPC port's certificate chain and private key (PEM paths; both or neither).
     tls_cert_file: str = ""
     tls_key_file: str = ""
@@ -203,6 +207,8 @@ class Settings:
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
             archive_url=os.environ.get("ARCHIVE_URL", ""),
             archive_poll_seconds=float(os.environ.get("ARCHIVE_POLL_SECONDS", "30")),
+            expiry_batch_reads=os.environ.get("EXPIRY_BATCH_READS", "1").strip().lower()
+            not in {"0", "false", "no", "off"},
             tls_cert_file=os.environ.get("TLS_CERT_FILE", "").strip(),
             tls_key_file=os.environ.get("TLS_KEY_FILE", "").strip(),
         )

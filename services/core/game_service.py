@@ -68,7 +68,9 @@ class GameServicer(LifecycleRpcs, RecordRpcs):
         self.reads = GameReads(self.game)
         self.watching = WatchStreams(self.game)
         #: Fires this game's due deadlines, as every replica does (lifecycle/expiry.py).
-        self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
+        self.expiry = ExpiryPoller(
+            self.game.lifecycle, settings.expiry_poll_ms, batch_reads=settings.expiry_batch_reads
+        )
         #: Writes ended games to the archive, when the store has one (records/archiver.py).
         self.archiver = archiver_for(self.game, store, settings)
         #: Bearer identities and NewGame per identity (services/core/identity/).

@@ -14,7 +14,7 @@ from services.core.convert import options_from_proto
 from services.core.engine import OptionError
 from services.core.events import StoredEvent, status_name
 from services.core.game_context import GameContext
-from services.core.lifecycle import transitions
+from services.core.lifecycle import slots, transitions
 from services.core.lifecycle import writes as lifecycle
 from services.core.lifecycle.record import NORMAL, Life
 from services.core.lifecycle.timecontrol import TimeControl
@@ -56,7 +56,7 @@ async def new_game(game: GameContext, request: NewGameRequest) -> Message:
         raise errors.invalid_options(path, exc.message) from exc
     time_control = game.lifecycle.time_control(common)
     tokens = [new_token() for _ in range(players)]
-    game_id = secrets.token_hex(12)
+    game_id = slots.new_game_id(game.store.cluster)
     meta = GameMeta(
         game=game.spec.name,
         players=players,

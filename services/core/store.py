@@ -51,6 +51,7 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.core.events import StoredEvent
+from services.core.lifecycle import slots
 from services.core.redis_mux import MultiplexedConnection
 from services.core.store_gate import STORE_GATE
 
@@ -120,8 +121,9 @@ def live_channel(game_id: str) -> str:
 
 
 def deadlines_key(game: str) -> str:
-    """Key of the sorted set of the next deadlines of ``game``'s games."""
-    return f"roost:deadlines:{game}"
+    """Key of the sorted set of the next deadlines of ``game``'s games (a single
+    Redis; on a cluster one set per slot bucket, :mod:`services.core.lifecycle.slots`)."""
+    return slots.single_key(game)
 
 
 def request_key(game_id: str, request_id: str) -> str:
@@ -240,12 +242,15 @@ class GameStore:
             else None
         )
 
-    def _deadlines(self, game: str, game_id: str) -> str:
-        """The deadline set's key for a write script. On Redis Cluster it would be
-        in another slot than the game's keys, which one script cannot touch: there
-        the game's own key stands in and the set is not written (the services
-        refuse time-controlled games on a cluster)."""
-        return game_key(game_id) if self.cluster else deadlines_key(game)
+    def _deadlines(self, game: str, game_id: str) -> str | None:
+        """The deadline set's key for a write script: on a cluster the bucket in
+        the game's slot (:mod:`services.core.lifecycle.slots`); None when the
+        game's id is in no bucket's slot (it has no deadline entry)."""
+        return slots.bucket_key(game, game_id) if self.cluster else deadlines_key(game)
+
+    def _deadline_keys(self, game: str) -> list[str]:
+        """Every deadline set of ``game`` (one per bucket on a cluster)."""
+        return slots.bucket_keys(game) if self.cluster else [deadlines_key(game)]
 
     @property
     def cluster(self) -> bool:
@@ -276,8 +281,9 @@ class GameStore:
     ) -> bool:
         """Store a new game at version 1 with its creation event; False if the id
         exists. ``deadline`` is the game's first deadline in ms ("" or "x": none yet)."""
-        keys = [game_key(game_id), events_key(game_id), self._deadlines(meta.game, game_id)]
-        if self.cluster:
+        deadlines = self._deadlines(meta.game, game_id)
+        keys = [game_key(game_id), events_key(game_id), deadlines or game_key(game_id)]
+        if deadlines is None:
             deadline = "x"
         args = [
             state, status, meta.to_json(), str(ttl_seconds), pending, life, deadline, game_id,
@@ -302,6 +308,23 @@ class GameStore:
             values[3] or b"",
             values[4] or b"",
         )
+
+    async def load_many(self, game_ids: list[str]) -> list[StoredGame | None]:
+        """:meth:`load` of many games (with their meta) in one pipeline; None
+        for a game that is gone (the expiry poller reads its due games so)."""
+        fields = ["version", "state", "status", "pending", "life", "meta"]
+        pipe = self.client.pipeline() if self.cluster else self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), fields)
+        rows = await STORE_GATE.call(pipe.execute())
+        return [
+            None
+            if v[0] is None
+            else StoredGame(
+                int(v[0]), v[1], v[2].decode(), GameMeta.from_json(v[5]), v[3] or b"", v[4] or b""
+            )
+            for v in rows
+        ]
 
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
@@ -346,9 +369,10 @@ class GameStore:
             events_key(game_id),
             request_key(game_id, request_id),
             live_channel(game_id),
-            self._deadlines(game, game_id),
         ]
-        if self.cluster:
+        deadlines = self._deadlines(game, game_id)
+        keys.append(deadlines or game_key(game_id))
+        if deadlines is None:
             deadline = "x"
 
         args: list[Any] = [
@@ -408,22 +432,43 @@ class GameStore:
 
     async def due_games(self, game: str, now_ms: int, limit: int) -> list[tuple[str, int]]:
         """``game``'s games whose next deadline is at or before ``now_ms``, with
-        that deadline (ms), earliest first."""
-        due = await self.client.zrangebyscore(
-            deadlines_key(game), "-inf", now_ms, 0, limit, withscores=True
+        that deadline (ms), earliest first (from every bucket on a cluster)."""
+        keys = self._deadline_keys(game)
+        if len(keys) == 1:
+            replies = [
+                await self.client.zrangebyscore(keys[0], "-inf", now_ms, 0, limit, withscores=True)
+            ]
+        else:
+            pipe = self.client.pipeline()
+            for key in keys:
+                pipe.zrangebyscore(key, "-inf", now_ms, 0, limit, withscores=True)
+            replies = await pipe.execute()
+        due = sorted(
+            ((i.decode(), int(score)) for r in replies for i, score in r), key=lambda d: d[1]
         )
-        return [(i.decode(), int(score)) for i, score in due]
+        return due[:limit]
 
     async def next_deadline(self, game: str) -> int | None:
-        """The earliest deadline in ``game``'s set (None when it is empty)."""
-        first = await self.client.zrange(deadlines_key(game), 0, 0, withscores=True)
-        return int(first[0][1]) if first else None
+        """The earliest deadline in ``game``'s sets (None when they are empty)."""
+        keys = self._deadline_keys(game)
+        if len(keys) == 1:
+            replies = [await self.client.zrange(keys[0], 0, 0, withscores=True)]
+        else:
+            pipe = self.client.pipeline()
+            for key in keys:
+                pipe.zrange(key, 0, 0, withscores=True)
+            replies = await pipe.execute()
+        firsts = [int(r[0][1]) for r in replies if r]
+        return min(firsts) if firsts else None
 
     async def repair_deadline(self, game: str, game_id: str, version: int, deadline: str) -> None:
         """Set the game's deadline entry to ``deadline`` ("" removes it) if the
         game is still at ``version`` (removed when the game is gone)."""
+        deadlines = self._deadlines(game, game_id)
+        if deadlines is None:
+            return
         await self._repair_deadline(
-            keys=[game_key(game_id), deadlines_key(game)], args=[str(version), deadline, game_id]
+            keys=[game_key(game_id), deadlines], args=[str(version), deadline, game_id]
         )
 
     async def events(self, game_id: str, after_version: int, limit: int = 0) -> list[StoredEvent]:

@@ -140,6 +140,14 @@ class GameEndpoint:
         )
         return await self.stub.Apply(request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10)
 
+    async def offer_rematch(self, game_id: str, token: str) -> Any:
+        """OfferRematch as the token's seat; the Rematch message."""
+        request = self.messages.OfferRematchRequest(game_id=game_id)
+        reply = await self.stub.OfferRematch(
+            request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10
+        )
+        return reply.rematch
+
     async def abort(self, game_id: str, token: str) -> Any:
         """Abort (accepted until every seat has made its first decision)."""
         request = self.messages.AbortRequest(game_id=game_id)

@@ -23,6 +23,9 @@ A matched game whose seats have not all made their first decision
 game's Abort (unrated, as every abort) and so leaves the supervised set; a
 game past its first decisions refuses the abort (NOT_ABORTABLE) and plays on.
 
+Once a game with people and bots has ended, its bot seats offer (accept) a
+rematch, supervised as a match of its own (:mod:`.rematches`); the people decide.
+
 Every process periodically adopts live games whose lease has lapsed (their
 supervisor died), so a crash delays a game's bots by at most a lease period.
 """
@@ -40,7 +43,7 @@ from redis.exceptions import RedisError
 from roost.common.v1 import common_pb2
 
 from services.core.logging import get_logger
-from services.matchmaking import bots
+from services.matchmaking import bots, rematches
 from services.matchmaking.games import GameDirectory, GameEndpoint
 from services.matchmaking.metrics import GAMES_RATED
 from services.matchmaking.ratings import RatingBook
@@ -188,10 +191,15 @@ class Supervisor:
             try:
                 if await self._follow(endpoint, game_id, bot_seats):
                     await self._rate(endpoint, game, game_id, record)
+                    await self._offer_rematch(endpoint, game, record)
                     await self.store.finish_match(game, match_id, self.owner)
                     self.finished += 1
                     return
             except grpc.aio.AioRpcError as error:
+                if error.code() == grpc.StatusCode.NOT_FOUND and rematches.waiting(record):
+                    await asyncio.sleep(delay)  # a rematch its people have not all accepted yet
+                    delay = min(delay * 2, 5.0)
+                    continue
                 if error.code() == grpc.StatusCode.NOT_FOUND:
                     log.info("match_gone", game=game, match_id=match_id, game_id=game_id)
                     await self.store.finish_match(game, match_id, self.owner)
@@ -254,6 +262,20 @@ class Supervisor:
             except grpc.aio.AioRpcError as error:
                 if error.code() not in IGNORED_ON_APPLY:
                     raise
+
+    async def _offer_rematch(
+        self, endpoint: GameEndpoint, game: str, record: dict[str, Any]
+    ) -> None:
+        """The bot seats offer (accept) a rematch; it is supervised as a match of
+        its own once its people accept (:mod:`.rematches`)."""
+        if not rematches.wanted(record):
+            return
+        new = await rematches.offer(endpoint, record)
+        if new is None:
+            return
+        await self.store.add_live_match(game, new["match_id"], new)
+        log.info("rematch_offered", game=game, game_id=record["game_id"], rematch=new["game_id"])
+        await self.claim_and_start(game, new["match_id"], new)
 
     async def _rate(
         self, endpoint: GameEndpoint, game: str, game_id: str, record: dict[str, Any]

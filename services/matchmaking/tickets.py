@@ -399,6 +399,12 @@ class TicketStore:
         raw = await self.client.hget(keys.match(game, match_id), "record")
         return json.loads(raw) if raw else None
 
+    async def add_live_match(self, game: str, match_id: str, record: Mapping[str, Any]) -> None:
+        """Record a match made without tickets (a rematch) as running."""
+        raw = json.dumps(record, separators=(",", ":"))
+        await self.client.hset(keys.match(game, match_id), mapping={"state": "LIVE", "record": raw})
+        await self.client.sadd(keys.live(game), match_id)
+
     async def take_lease(self, game: str, match_id: str, owner: str, ms: int) -> bool:
         """Become the supervisor of a match unless another process is."""
         return bool(await self.client.set(keys.lease(game, match_id), owner, nx=True, px=ms))

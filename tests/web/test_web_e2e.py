@@ -58,7 +58,7 @@ def built_app() -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stack(
     built_app: None, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack | None]:
@@ -72,13 +72,17 @@ def stack(
         yield running
 
 
-def run_script(stack: Stack | None, out: Path) -> tuple[int, str]:
-    """Run e2e.mjs; answer its ``RESTART <game>`` lines by restarting that service."""
+def run_script(stack: Stack | None, out: Path, steps: tuple[str, ...] = ()) -> tuple[int, str]:
+    """Run e2e.mjs (only ``steps`` when given); answer its ``RESTART <game>`` lines
+    by restarting that service."""
     command = ["node", "scripts/e2e.mjs", URL or (stack.url if stack else ""), "--out", str(out)]
-    if stack is not None and RESTART:
-        command += ["--restart", RESTART_GAME]
-    games = os.environ.get("ROOST_E2E_GAMES", "")
-    command += [g.strip() for g in games.split(",") if g.strip()]
+    if steps:
+        command += list(steps)
+    else:
+        if stack is not None and RESTART:
+            command += ["--restart", RESTART_GAME]
+        games = os.environ.get("ROOST_E2E_GAMES", "")
+        command += [g.strip() for g in games.split(",") if g.strip()]
     process = subprocess.Popen(
         command,
         cwd=ROOT / "web",
@@ -122,3 +126,17 @@ def test_play_every_game_in_the_browser(
     games = os.environ.get("ROOST_E2E_GAMES", "")
     if stack is not None and RESTART and (not games or RESTART_GAME in games):
         assert stack.restarts == [RESTART_GAME], output[-3000:]
+
+
+@pytest.mark.e2e
+def test_a_timed_game_in_the_browser_ends_when_the_bot_runs_out_of_time(
+    stack: Stack | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """e2e.mjs's timed step (issue 27): a per-move clock with TIMEOUT_POLICY_FORFEIT,
+    the page's seat played by clicking, the other seat's bot silent after its first
+    decision: the page shows the clock and Resign, then "Sleepy bot ran out of
+    time.", the final score board and a Rematch that waits for the bot."""
+    out = tmp_path_factory.mktemp("web-e2e-timed")
+    status, output = run_script(stack, out, ("timed",))
+    assert status == 0, output[-6000:]
+    assert "timed: the bot ran out of time" in output

@@ -14,12 +14,15 @@
 //   pages reconnect by themselves and the game goes on;
 // - the final score board lists every category, with the same totals on both pages.
 // Then it queues through the matchmaker with bots filling the other seat.
+// Named alone ("timed"): a timed game whose bot side stops answering and runs out of time
+// (see timedGame).
 //
 // Usage: node scripts/e2e.mjs <base url of the served app> [options] [game ... | matchmaking]
 //   --out DIR        where screenshots go (default test-results/e2e)
 //   --restart GAME   in GAME's game, print "RESTART <game>" on stdout and wait for one line on
 //                    stdin (the caller restarts that game's service, then answers)
 //   --seed N         the click generator's seed (default: E2E_SEED or 1)
+//   timed            (only when named) the timed game of timedGame
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
 import { mkdirSync } from "node:fs";
@@ -357,6 +360,83 @@ async function queue() {
   await page.close();
 }
 
+/** One Connect call (JSON) from the served page to a game's browser endpoint; the reply's JSON. */
+async function connectCall(page, game, method, body, token) {
+  const answer = await page.evaluate(
+    async ([game, path, body, token]) => {
+      const endpoint = window.ROOST_CONFIG?.endpoints?.[game] ?? location.origin;
+      const headers = { "content-type": "application/json", "connect-protocol-version": "1" };
+      if (token) headers["x-seat-token"] = token;
+      const reply = await fetch(`${endpoint}/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      return { status: reply.status, body: await reply.json() };
+    },
+    [game, `${SERVICES[game]}/${method}`, body, token ?? ""],
+  );
+  if (answer.status !== 200) throw new Error(`${method}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** The clock's per-move limit of the timed game (s): room for the page's clicks under load. */
+const TIMED_MOVE_SECONDS = 8;
+
+/** A timed game (issue 27) whose bot side is made to time out: Under the Leaves with a
+ * per-move limit and TIMEOUT_POLICY_FORFEIT, seat 0 played by clicking on the page, seat 1
+ * "the bot" played by this script through Connect for its first decision and then silent.
+ * While it runs the page shows the clock and a Resign button; the server forfeits the bot
+ * at its deadline and the page says so ("Sleepy bot ran out of time."), with the final score
+ * board and a Rematch button that, pressed, says the rematch waits for the bot. */
+async function timedGame() {
+  const game = "undertheleaves";
+  const started = Date.now();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base);
+  const timeControl = { moveSeconds: TIMED_MOVE_SECONDS, onTimeout: "TIMEOUT_POLICY_FORFEIT" };
+  const created = await connectCall(page, game, "NewGame", { common: { players: 2, seatNames: ["You", "Sleepy bot"], timeControl } });
+  const token = Object.fromEntries(created.credentials.map((c) => [c.seat ?? 0, c.token]));
+  await page.goto(`${base}#/join/${game}/${created.gameId}/0/${encodeURIComponent(token[0])}`);
+  await page.waitForSelector(".board", { timeout: 20000 });
+  let botDecided = false;
+  let sawClock = false;
+  let sawResign = false;
+  const end = Date.now() + 60000;
+  while (Date.now() < end) {
+    if (await page.locator(".scoreboard.final").count()) break;
+    sawClock ||= (await page.locator(".clock .clock-left").count()) > 0;
+    sawResign ||= (await page.locator("button.resign").count()) > 0;
+    const state = await connectCall(page, game, "GetState", { gameId: created.gameId });
+    const toAct = state.toAct ?? [];
+    if (toAct.includes(1) && !botDecided) {
+      const legal = await connectCall(page, game, "Legal", { gameId: created.gameId }, token[1]);
+      await connectCall(page, game, "Apply", { gameId: created.gameId, expectedVersion: legal.version, actionId: 0 }, token[1]);
+      botDecided = true;
+    } else if (toAct.includes(0)) {
+      if (!(await clickSomething(page))) await page.waitForTimeout(100);
+    } else {
+      await page.waitForTimeout(200); // the bot's turn: it stays silent until its deadline
+    }
+  }
+  const ending = await page
+    .waitForSelector(".ending", { timeout: 20000 })
+    .then((el) => el.textContent())
+    .catch(() => "");
+  if (ending !== "Sleepy bot ran out of time.") failures.push(`timed: the ending line says "${ending}" (${await status(page)})`);
+  if (!(await page.locator(".scoreboard.final").count())) failures.push("timed: no final score board");
+  if (!sawClock) failures.push("timed: the page never showed the clock");
+  if (!sawResign) failures.push("timed: the page never offered Resign");
+  const board = await connectCall(page, game, "Score", { gameId: created.gameId });
+  if (board.scoreboard?.ending !== "GAME_ENDING_TIMEOUT") failures.push(`timed: the score board's ending is ${board.scoreboard?.ending}`);
+  await page.click("button.rematch", { timeout: 5000 }).catch(() => failures.push("timed: no Rematch button"));
+  await page
+    .waitForSelector(".rematch-state:has-text('waiting for Sleepy bot')", { timeout: 10000 })
+    .catch(async () => failures.push(`timed: the rematch line did not appear (${await status(page)})`));
+  await page.screenshot({ path: join(args.out, "timed-end.png"), fullPage: true });
+  if (errors.length) failures.push(`timed: page errors: ${errors.join("; ")}`);
+  console.log(`timed: the bot ran out of time; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await page.close();
+}
+
 console.log(`seed ${args.seed}`);
 try {
   if (!args.only.length || args.only.includes("connect")) {
@@ -371,6 +451,13 @@ try {
       await queue();
     } catch (err) {
       failures.push(`matchmaking: ${String(err).split("\n")[0]}`);
+    }
+  }
+  if (args.only.includes("timed")) {
+    try {
+      await timedGame();
+    } catch (err) {
+      failures.push(`timed: ${String(err).split("\n")[0]}`);
     }
   }
   for (const [game, players] of Object.entries(TABLES)) {

@@ -11,4 +11,5 @@ the same versioned compare-and-set as an Apply:
 * :mod:`.house_bot` – the deterministic move the house bot makes for a seat.
 * :mod:`.ending` – the score board of a game that ended (or goes on) with leavers.
 * :mod:`.expiry` – the deadline set in Redis that every replica polls.
+* :mod:`.slots` – where a deadline entry lives on Redis Cluster (slot buckets, game ids).
 """

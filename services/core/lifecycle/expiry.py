@@ -8,7 +8,8 @@ Design (docs/ARCHITECTURE.md, "Clocks and expiry"):
   memory: a replica that dies loses nothing, and one that starts picks up
   every deadline at once.
 * Every replica polls the set: it sleeps until the earliest deadline (at most
-  ``EXPIRY_POLL_MS``), takes the due ids and fires each
+  ``EXPIRY_POLL_MS``), takes the due ids, reads those games in one pipeline
+  (``EXPIRY_BATCH_READS``) and fires each
   (:meth:`~services.core.lifecycle.writes.Lifecycle.fire`), a few at a time.
 * Firing reads the game and writes its next version with the Apply's
   compare-and-set; the house bot's choice is a function of the game, the
@@ -22,9 +23,9 @@ Design (docs/ARCHITECTURE.md, "Clocks and expiry"):
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from services.core.lifecycle.writes import now_ms
+from services.core.lifecycle.writes import UNREAD, now_ms
 from services.core.logging import get_logger
 from services.core.tasks import cancel_until_done
 
@@ -42,8 +43,10 @@ CONCURRENCY = 64
 class ExpiryPoller:
     """One process's poller of its game's deadline set."""
 
-    def __init__(self, lifecycle: Lifecycle, poll_ms: int) -> None:
+    def __init__(self, lifecycle: Lifecycle, poll_ms: int, *, batch_reads: bool = True) -> None:
         self.lifecycle = lifecycle
+        #: Read a poll's due games in one pipeline (else each as it fires).
+        self.batch_reads = batch_reads
         self.poll_ms = max(poll_ms, 5)
         self.task: asyncio.Task[None] | None = None
         self._in_flight: set[str] = set()
@@ -69,11 +72,20 @@ class ExpiryPoller:
         while True:
             try:
                 now = now_ms()
-                for game_id, deadline in await store.due_games(game, now, BATCH):
-                    if game_id not in self._in_flight:
-                        self._in_flight.add(game_id)
-                        await self._slots.acquire()
-                        asyncio.get_running_loop().create_task(self._fire(game_id, deadline))
+                due = [
+                    d
+                    for d in await store.due_games(game, now, BATCH)
+                    if d[0] not in self._in_flight
+                ]
+                read = (
+                    await store.load_many([g for g, _ in due])
+                    if self.batch_reads and due
+                    else [UNREAD] * len(due)
+                )
+                for (game_id, deadline), stored in zip(due, read, strict=True):
+                    self._in_flight.add(game_id)
+                    await self._slots.acquire()
+                    asyncio.get_running_loop().create_task(self._fire(game_id, deadline, stored))
                 nearest = await store.next_deadline(game)
                 wait_ms = self.poll_ms if nearest is None else nearest - now_ms()
                 await asyncio.sleep(min(max(wait_ms, 1), self.poll_ms) / 1000)
@@ -83,10 +95,10 @@ class ExpiryPoller:
                 log.warning("expiry_poll_failed", error=str(exc))
                 await asyncio.sleep(self.poll_ms / 1000)
 
-    async def _fire(self, game_id: str, deadline: int) -> None:
+    async def _fire(self, game_id: str, deadline: int, stored: Any) -> None:
         try:
             started = now_ms()
-            kind = await self.lifecycle.fire(game_id)
+            kind = await self.lifecycle.fire(game_id, stored)
             if kind:
                 self.fired[kind] = self.fired.get(kind, 0) + 1
                 self.lateness_ms.append(started - deadline)

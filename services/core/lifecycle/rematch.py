@@ -21,9 +21,9 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 
+from services.core.lifecycle import slots
 from services.core.lifecycle.record import Life
 
 
@@ -33,9 +33,10 @@ def required_seats(life: Life) -> list[int]:
     return stayed if len(stayed) >= 2 else list(range(len(life.clocks)))
 
 
-def rematch_id(game_id: str) -> str:
-    """The id of ``game_id``'s rematch (24 hex digits, like every game id)."""
-    return hashlib.sha256(f"rematch:{game_id}".encode()).hexdigest()[:24]
+def rematch_id(game_id: str, cluster: bool = False) -> str:
+    """The id of ``game_id``'s rematch (24 hex digits, like every game id; on a
+    cluster in a slot with a deadline bucket, :mod:`.slots`)."""
+    return slots.derived_game_id(f"rematch:{game_id}", cluster)
 
 
 def rematch_token(old_token: str, new_game_id: str) -> str:

@@ -74,7 +74,7 @@ class LifecycleRpcs:
             raise errors.precondition(
                 "ERROR_REASON_NO_REMATCH_OFFER", "nobody has offered a rematch of this game"
             )
-        new_id = rematch.rematch_id(game_id)
+        new_id = rematch.rematch_id(game_id, game.store.cluster)
         token = rematch.rematch_token(token_of(context) or "", new_id)
         await client.hset(key, str(seat), hash_token(token))
         await client.expire(key, game.settings.game_ttl_seconds)

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 log = get_logger("roost.lifecycle")
 
+#: ``fire``'s stored game when the caller did not read it ahead.
+UNREAD: Any = object()
+
 #: Event kinds of the lifecycle's own writes (no Action of the game).
 KINDS = frozenset({"resign", "abort", "timeout"})
 
@@ -131,10 +134,6 @@ class Lifecycle:
         except TimeControlError as exc:
             path = f"common.time_control.{exc.field_name}"
             raise errors.invalid_options(path, exc.message) from exc
-        if tc.timed and self.store.cluster:
-            raise errors.invalid_options(
-                "common.time_control", "timed games need a single Redis, not Redis Cluster"
-            )
         return tc
 
     # ------------------------------------------------------------- Apply
@@ -297,9 +296,12 @@ class Lifecycle:
         )  # fmt: skip
         return written is not None
 
-    async def fire(self, game_id: str) -> str:
-        """Fire whatever is due in the game now; what happened ("" for nothing)."""
-        stored = await self.store.load(game_id)  # one read: the version and its meta
+    async def fire(self, game_id: str, stored: StoredGame | None = UNREAD) -> str:
+        """Fire whatever is due in the game now; what happened ("" for nothing).
+        ``stored``: the game as the poller read it ahead (None: gone); a read
+        that a newer version overtook only makes the write lose its compare-and-set."""
+        if stored is UNREAD:
+            stored = await self.store.load(game_id)  # one read: the version and its meta
         if stored is None or stored.meta.game != self.game:
             await self.store.repair_deadline(self.game, game_id, 0, "")
             return ""

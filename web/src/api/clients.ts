@@ -83,10 +83,22 @@ export interface GameClient {
     req: { gameId: string; fromVersion?: bigint; limit?: number },
     opts?: CallOpts,
   ): Promise<{ entries: { event?: Event }[]; version: bigint; optionsJson: string; players: number }>;
+  resign(req: { gameId: string }, opts?: CallOpts): Promise<{ version: bigint; status: GameStatus; event?: Event }>;
+  offerRematch(req: { gameId: string }, opts?: CallOpts): Promise<{ rematch?: RematchMessage }>;
+  acceptRematch(req: { gameId: string }, opts?: CallOpts): Promise<{ rematch?: RematchMessage }>;
   getCatalogue(
     req: { ifVersion: string },
     opts?: CallOpts,
   ): Promise<{ version: string; notModified: boolean; catalogue?: Message }>;
+}
+
+/** A game's Rematch message (the same fields in every game). */
+export interface RematchMessage {
+  gameId: string;
+  started: boolean;
+  acceptedSeats: number[];
+  awaitedSeats: number[];
+  credential?: SeatCredential;
 }
 
 export interface CallOpts {

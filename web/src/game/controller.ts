@@ -16,7 +16,7 @@ import type { AnyLegalAction, GameClient } from "../api/clients.js";
 import { asSeat, gameClient, requestId } from "../api/clients.js";
 import { catalogue } from "../api/catalogue.js";
 import { decodeError, explain, retryable } from "../api/errors.js";
-import { heldGame, touch } from "../api/seats.js";
+import { heldGame, remember, touch } from "../api/seats.js";
 import { watchGame, type WatchHooks } from "../api/watch.js";
 import { GameStatus } from "../gen/roost/common/v1/common_pb.js";
 import { choicesOf } from "../choose/choices.js";
@@ -134,6 +134,7 @@ export class GameController {
         back: () => this.update({ chooser: this.model.chooser && { choices: this.model.chooser.choices, path: [] } }, true),
         togglePick: (key) => this.update({ chooser: togglePick(this.model.chooser!, key), notice: undefined }),
         send: (choice) => void this.send(choice.id),
+        lifecycle: this.token ? { resign: () => void this.resign(), rematch: () => void this.rematch() } : undefined,
       }),
     );
     restoreFocus(this.root, focused, toChooser);
@@ -294,6 +295,40 @@ export class GameController {
     } finally {
       this.sending = false;
       if (this.model.pending) this.update({ pending: undefined });
+    }
+  }
+
+  /** Resign this seat (game/lifecycle.ts); the Watch stream brings the ending. */
+  private async resign(): Promise<void> {
+    if (this.model.finished) return;
+    try {
+      await this.client.resign({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
+      this.update({ notice: undefined, chooser: undefined, choiceVersion: undefined });
+    } catch (err) {
+      this.update({ notice: explain(err) });
+    }
+  }
+
+  /** Offer (accept) a rematch; this browser holds its seat in the new game. */
+  private async rematch(): Promise<void> {
+    try {
+      const reply = await this.client.offerRematch({ gameId: this.model.gameId }, asSeat(this.token, this.abort.signal));
+      const rematch = reply.rematch;
+      if (!rematch) return;
+      if (rematch.credential) {
+        const now = Date.now();
+        remember({
+          game: this.model.game,
+          gameId: rematch.gameId,
+          seats: [{ seat: rematch.credential.seat ?? 0, token: rematch.credential.token, player: "you" }],
+          players: this.model.seats.length,
+          createdMs: now,
+          openedMs: now,
+        });
+      }
+      this.update({ notice: undefined, rematch: { gameId: rematch.gameId, started: rematch.started, awaitedSeats: rematch.awaitedSeats } });
+    } catch (err) {
+      this.update({ notice: explain(err) });
     }
   }
 }

@@ -7,6 +7,7 @@
 import type { AnyView } from "../api/clients.js";
 import type { Clock, Event, ScoreBoard, Seat } from "../gen/roost/common/v1/common_pb.js";
 import type { ChooserState } from "../choose/panel.js";
+import type { RematchState } from "./lifecycle.js";
 import type { GameName } from "../registry.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -30,6 +31,8 @@ export interface GameModel {
   clock?: Clock;
   /** When `clock` arrived, in this browser's milliseconds (the countdown's start). */
   clockAt?: number;
+  /** This seat's rematch, once it offered or accepted one (game/lifecycle.ts). */
+  rematch?: RematchState;
   log: Event[];
   /** The label of a move being sent (until the server has it): shown, so a move is never unsent in silence. */
   pending?: string;

@@ -15,24 +15,7 @@ import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
 import { renderClock, startTicker } from "./clock.js";
-
-/** How a game ended, when not by its rules (ScoreBoard.ending), and who left. */
-const ENDINGS: Record<number, string> = {
-  2: "ended by resignation",
-  3: "ended on time",
-  4: "aborted before every seat's first decision (unrated)",
-  5: "ended: no progress for too long",
-  6: "ended at its cap of decisions",
-};
-
-function endingLine(model: GameModel): HTMLElement | false {
-  const score = model.score;
-  if (!model.finished || !score) return false;
-  const how = ENDINGS[score.ending] ?? "";
-  const left = score.leftSeats.map((s) => seatName(model.seats, s)).join(", ");
-  if (!how && !left) return false;
-  return h("p", { class: "ending" }, how ? `The game ${how}.` : "", left ? ` Left: ${left}.` : "");
-}
+import { type LifecycleActions, renderEnding, renderLifecycleControls } from "./lifecycle.js";
 
 /** What the live indicator says: only what is true now. */
 const CONNECTION_WORDS: Record<GameModel["connection"], string> = {
@@ -51,6 +34,8 @@ export interface GameActions {
   togglePick(key: string): void;
   /** Send one choice as it is (a confirmed set, a free action). */
   send(choice: Choice): void;
+  /** Resign and rematch (a seat's live page only: none in fixture mode). */
+  lifecycle?: LifecycleActions;
 }
 
 function logLine(model: GameModel, e: GameModel["log"][number]): HTMLElement {
@@ -121,7 +106,8 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
     header,
     clock,
     notice,
-    endingLine(model),
+    renderEnding(model),
+    renderLifecycleControls(model, actions.lifecycle, model.rematch),
     model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat),
     h("main", { class: "game-main" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, chooser, log, !model.finished && model.score && renderScoreBoard(model.score, model.seats, model.viewerSeat))),
   );
