@@ -9,7 +9,8 @@ and shows the new game
 
 - served: ``python -m services.copygame`` answers NewGame and Apply over gRPC;
 - listed by the CLI: ``roost games --json`` has it, and its health is ``serving``;
-- in the web lobby's registry: the generated web/src/registry.ts lists it;
+- in the web lobby's registry: the generated web/src/registry.ts lists it, and
+  the TypeScript client's generated table of clients (clients/typescript/src/services.ts) has it;
 - played by the bots: ``roost tournament`` plays it to the end;
 - in the rendered manifests: tools/gen_deploy.py writes its Deployment and
   Service and opens its port in the Dockerfile.
@@ -85,7 +86,14 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _copy_folder(ROOT / "protos" / "roost" / SOURCE, root / "protos" / "roost" / NAME)
     with (root / "protos" / "roost" / "games.toml").open("a", encoding="utf-8") as registry:
         registry.write(ENTRY)
-    for tool in ("gen_service_protos.py", "gen_protos.py", "gen_deploy.py", "gen_web_registry.py"):
+    tools = (
+        "gen_service_protos",
+        "gen_protos",
+        "gen_deploy",
+        "gen_web_registry",
+        "gen_ts_services",
+    )
+    for tool in (f"{name}.py" for name in tools):
         subprocess.run([sys.executable, f"tools/{tool}"], cwd=root, env=_env(root), check=True)
     return root
 
@@ -177,6 +185,12 @@ def test_the_web_lobby_registry_lists_it(repo: Path) -> None:
     text = (repo / "web" / "src" / "registry.ts").read_text(encoding="utf-8")
     assert f'name: "{NAME}"' in text and f'title: "{TITLE}"' in text
     assert f'import {{ {SERVICE} }} from "./gen/roost/{NAME}/v1/service_pb.js";' in text
+
+
+def test_the_typescript_client_connects_to_it(repo: Path) -> None:
+    """clients/typescript/src/services.ts, generated from the registry, has the copy's client."""
+    text = (repo / "clients" / "typescript" / "src" / "services.ts").read_text(encoding="utf-8")
+    assert f"case {SERVICE}.typeName:\n      return createClient({SERVICE}, transport);" in text
 
 
 def test_the_rendered_manifests_deploy_it(repo: Path) -> None:
