@@ -1,4 +1,5 @@
-"""A fifth game is a folder and one registry entry (docs/ENGINE_GUIDE.md, "Adding a game").
+"""A fifth game is a folder and one registry entry (docs/ENGINE_GUIDE.md,
+"The shortest path: a copy of a game").
 
 The test copies Under the Leaves under the new name ``copygame`` into a temporary
 copy of the repository: its service folder (services/copygame/) and its protos
@@ -86,12 +87,13 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _copy_folder(ROOT / "protos" / "roost" / SOURCE, root / "protos" / "roost" / NAME)
     with (root / "protos" / "roost" / "games.toml").open("a", encoding="utf-8") as registry:
         registry.write(ENTRY)
+    # make service-protos, then make proto (docs/ENGINE_GUIDE.md).
     tools = (
         "gen_service_protos",
-        "gen_protos",
         "gen_deploy",
         "gen_web_registry",
         "gen_ts_services",
+        "gen_protos",
     )
     for tool in (f"{name}.py" for name in tools):
         subprocess.run([sys.executable, f"tools/{tool}"], cwd=root, env=_env(root), check=True)
