@@ -58,7 +58,8 @@ TIERS := $(PY) tools/test_tiers.py --workers $(TEST_WORKERS)
 test: proto
 	$(TIERS) $(PYTEST_ARGS)
 
-test-fast: test-unit
+test-fast: proto
+	$(TIERS) --only unit --no-slow $(PYTEST_ARGS)
 
 test-unit: proto
 	$(TIERS) --only unit $(PYTEST_ARGS)
@@ -102,21 +103,17 @@ service-protos: $(STAMP) $(REGISTRY)
 
 # The web frontend (web/): npm dependencies installed only when the lockfile
 # changed, the static build in web/dist rebuilt only when its sources, the
-# protos or the registry changed. `make web-test` runs its unit tests.
-WEB_SOURCES := $(shell find web/src web/test web/proto-extra web/public -type f -not -path 'web/src/gen/*' 2>/dev/null) \
-	web/index.html web/package.json web/vite.config.ts web/tsconfig.json web/buf.gen.yaml
-WEB_DEPS := web/node_modules/.installed
+# protos or the registry changed; both are kept per machine by the hash of what
+# they are made from (tools/npm_cache.py, $ROOST_CACHE or ~/.cache/roost), so a
+# fresh clone copies them instead of running npm again. `make web-test` runs
+# the web app's unit tests.
+.PHONY: web web-deps web-test
 
-.PHONY: web web-test
+web-deps:
+	python3 tools/npm_cache.py deps web
 
-$(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && npm ci --no-audit --no-fund
-	touch $(WEB_DEPS)
+web:
+	python3 tools/npm_cache.py web-build
 
-web/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES) $(PROTOS) $(REGISTRY)
-	cd web && npm run build
-
-web: web/dist/index.html
-
-web-test: $(WEB_DEPS)
+web-test: web-deps
 	cd web && npm test

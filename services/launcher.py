@@ -40,6 +40,8 @@ from services.webapp import DEFAULT_WEB_PORT, WEB_DIST, WebServer, missing_build
 
 REDIS_DEFAULT_PORT = 6379
 DEFAULT_LOG_DIR = ".roost/logs"
+#: The guest signing key of a local run (services/core/identity/guest.py).
+GUEST_KEY_FILE = ".roost/guest_key.pem"
 
 
 def log_dir(argv: list[str]) -> Path | None:
@@ -179,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                 "METRICS_PORT": str(port + 1000),
                 "CONNECT_PORT": str(browser) if browser else "off",
                 "GRACE_SECONDS": os.environ.get("GRACE_SECONDS", "2"),
+                # Guests: every service signs/verifies with one key, made on first start.
+                "GUEST_KEY_FILE": os.environ.get("GUEST_KEY_FILE", GUEST_KEY_FILE),
             }
             output: IO[bytes] | None = None
             if logs is not None:

@@ -15,7 +15,7 @@ T = TypeVar("T")
 
 #: Seconds a test waits for a condition before it fails: generous, since a passing
 #: test returns as soon as the condition holds.
-DEADLINE = 60.0
+DEADLINE = 120.0
 
 
 def wait_until(check: Callable[[], T], what: str, timeout: float = DEADLINE) -> T:

@@ -5,7 +5,7 @@ worker its own Redis and its own slice of ports). Phase 2: the end-to-end tier,
 serially. Both phases always run; the exit status is non-zero when either fails,
 and the last line is one pytest-style summary of both (what CI reads).
 
-    python tools/test_tiers.py [--workers N|auto] [--only unit|service|e2e] [pytest args...]
+    python tools/test_tiers.py [--workers N|auto] [--only TIER] [--no-slow] [pytest args...]
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def phase_command(marks: str, workers: str | None, extra: list[str], summary: Pa
     if workers not in (None, "0", "1"):
         # Service tests share module-scoped servers: a file stays on one worker.
         # Unit tests share nothing costly: they spread test by test.
-        dist = "load" if marks == TIERS["unit"] else "loadfile"
+        unit_only = TIERS["unit"] in marks and "service" not in marks.replace(TIERS["unit"], "")
+        dist = "load" if unit_only else "loadfile"
         command += ["-n", str(workers), "--dist", dist]
     return [*command, *extra, f"--roost-summary={summary}"]
 
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default=os.environ.get("TEST_WORKERS", "auto"))
     parser.add_argument("--only", choices=sorted(TIERS), help="run one tier alone")
+    parser.add_argument("--no-slow", action="store_true", help="leave out @pytest.mark.slow")
     args, extra = parser.parse_known_args(argv)
     started = time.monotonic()
     if args.only:
@@ -79,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         phases = [(TIERS[args.only], workers)]
     else:
         phases = [("not e2e", args.workers), (TIERS["e2e"], None)]
+    if args.no_slow:
+        phases = [(f"({marks}) and not slow", workers) for marks, workers in phases]
     total: dict[str, int] = {}
     worst = 0
     for marks, workers in phases:

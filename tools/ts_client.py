@@ -1,7 +1,8 @@
 """Build steps of the TypeScript client (clients/typescript) and the proto checks.
 
 ``install``  ``npm ci`` in clients/typescript, only when node_modules is missing
-             or was installed from another package-lock.json.
+             or was installed from another package-lock.json, and not even then
+             when this machine installed that lockfile before (tools/npm_cache.py).
 ``generate`` ``buf generate`` of the TypeScript messages and service descriptors
              into clients/typescript/src/gen, only when the protos changed: Roost's
              protos, and ``google/rpc/error_details.proto`` (ErrorInfo, BadRequest)
@@ -28,13 +29,16 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+try:  # imported as tools.ts_client (tests), or run as a script
+    from tools.npm_cache import deps as npm_deps
+except ImportError:
+    from npm_cache import deps as npm_deps  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parents[1]
 TS_DIR = ROOT / "clients" / "typescript"
 PROTOS = ROOT / "protos"
 NODE_MODULES = TS_DIR / "node_modules"
 LOCKFILE = TS_DIR / "package-lock.json"
-#: Written into node_modules after ``npm ci``: the hash of the lockfile it installed.
-INSTALL_STAMP = NODE_MODULES / ".roost-lock-sha256"
 GEN_DIR = TS_DIR / "src" / "gen"
 #: Written into src/gen after generation: the hash of every input.
 GEN_STAMP = GEN_DIR / ".inputs-sha256"
@@ -73,12 +77,9 @@ def _run(args: list[str], cwd: Path = ROOT) -> None:
 
 
 def install() -> None:
-    """``npm ci`` unless node_modules already holds this lockfile's packages."""
-    wanted = _digest([LOCKFILE])
-    if INSTALL_STAMP.exists() and INSTALL_STAMP.read_text() == wanted:
-        return
-    _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=TS_DIR)
-    INSTALL_STAMP.write_text(wanted)
+    """``npm ci`` unless node_modules already holds this lockfile's packages, or this
+    machine installed them before (then a copy of them: tools/npm_cache.py)."""
+    npm_deps(TS_DIR)
 
 
 def google_rpc_dir() -> Path:

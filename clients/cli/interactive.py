@@ -94,9 +94,10 @@ class InteractivePlayer:
             self.names = {s.seat: s.name for s in state.seats}
             # A heading that wraps rather than a rule, which would crop it at 80 columns.
             self.console.rule()
+            name = self.names.get(self.seat)
             self.console.print(
                 f"[bold]{self.info.title}[/bold] — game {self.game_id} — you are seat "
-                f"{self.seat} ({self.names.get(self.seat, '')})",
+                f"{self.seat}" + (f" ({name})" if name else ""),
                 highlight=False,
             )
             try:
@@ -132,7 +133,8 @@ class InteractivePlayer:
     def _final(self, state: Any) -> None:
         self._draw(state.view)
         board = self._call("Score", self.m.ScoreRequest(game_id=self.game_id)).scoreboard
-        self.console.print(render.scoreboard(board, self.names))
+        # The outcome line says a solo game's result: the table leaves it out (printed once).
+        self.console.print(render.scoreboard(board, self.names, solo=False))
         self.console.print(render.outcome(board, self.names, self.seat))
 
     def _prompt(self, count: int) -> str:
@@ -256,6 +258,7 @@ class InteractivePlayer:
                         picked = menu.pick(entries[number])
                         if picked is not None:
                             return picked
+                        self._redraw_narrowed(menu, view, actions)
                         break
                 elif menu.filter(command):
                     break
@@ -268,9 +271,17 @@ class InteractivePlayer:
                     "or ? for help."
                 )
 
+    def _redraw_narrowed(self, menu: Menu, view: Any, actions: list[Any]) -> None:
+        """Under the Leaves: once a spot is picked, the garden again with that spot alone
+        marked, just above the rotations to choose from."""
+        if self.info.name != "undertheleaves" or not menu.prefix:
+            return
+        ids = {c.id for c in menu.pool}
+        self._draw(view, [a for a in actions if a.ref.id in ids])
+
     def _wait(self, state: Any) -> None:
         if self._announced != state.version:
-            waiting = ", ".join(self.names.get(s, f"seat {s}") for s in state.to_act)
+            waiting = ", ".join(render.seat_text(s, self.names) for s in state.to_act)
             self.console.print(f"[dim]Waiting for {waiting}...[/dim]")
             self._announced = state.version
         last = state.version
@@ -283,7 +294,7 @@ class InteractivePlayer:
                     self.retry.reset()
                     event = item.event
                     last = max(last, event.version)
-                    self.console.print(render.event_line(event, self.names))
+                    self.console.print(render.event_line(event, self.names, self.seat))
                     if event.status in OVER or self.seat in event.to_act:
                         return
                 # The stream ended without anything for us: look at the state again.

@@ -49,6 +49,7 @@ EXAMPLES = {
         "roost queue wingspan --players 2-4 --bots greedy --bot-wait 10",
         "roost queue skygarden --json",
     ],
+    "login": ["roost login", "roost login --token JWT", "roost login --logout"],
     "leaderboard": ["roost leaderboard", "roost leaderboard wingspan --limit 5 --json"],
     "bots": [
         "roost bots list",
@@ -215,6 +216,15 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("--matchmaker", help="matchmaker address host:port")
     queue.add_argument("--json", action="store_true", help="print the assignment as JSON")
     queue.set_defaults(run="queue")
+
+    login = command(
+        "login",
+        "sign in: a guest identity from the matchmaker, or a token of your identity provider",
+    )
+    login.add_argument("--token", default="", help="a bearer token (JWT) to store instead")
+    login.add_argument("--logout", action="store_true", help="forget the stored identity")
+    login.add_argument("--matchmaker", help="matchmaker address host:port")
+    login.set_defaults(run="login")
 
     board = command("leaderboard", "show the matchmaker's ratings")
     board.add_argument("game", metavar="GAME", nargs="?", help="one game (default: all)")

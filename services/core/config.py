@@ -116,7 +116,9 @@ class Settings:
     that has not answered the watchdog's ping for this long is stalled: calls
     needing it fail fast with UNAVAILABLE), the browser port's limits
     (:class:`BrowserPortSettings`), ``DAY_SECONDS`` (a correspondence day) and
-    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep).
+    ``EXPIRY_POLL_MS`` (the expiry poller's longest sleep), ``TLS_CERT_FILE`` and
+    ``TLS_KEY_FILE`` (PEM files, e.g. a mounted cert-manager Secret: the gRPC
+    port then speaks TLS only).
     """
 
     redis_url: str
@@ -156,6 +158,9 @@ class Settings:
     #: How often the expiry poller looks for due deadlines at the latest
     #: (``EXPIRY_POLL_MS``); it wakes earlier for a deadline it knows of.
     expiry_poll_ms: int = 100
+    #: The gRPC port's certificate chain and private key (PEM paths; both or neither).
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
 
     @classmethod
     def from_env(cls, default_port: int) -> Settings:
@@ -190,4 +195,6 @@ class Settings:
             browser=BrowserPortSettings.from_env(),
             day_seconds=float(os.environ.get("DAY_SECONDS", "86400")),
             expiry_poll_ms=_int("EXPIRY_POLL_MS", 100),
+            tls_cert_file=os.environ.get("TLS_CERT_FILE", "").strip(),
+            tls_key_file=os.environ.get("TLS_KEY_FILE", "").strip(),
         )

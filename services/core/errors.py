@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -42,6 +42,7 @@ class ServiceError(Exception):
         *,
         metadata: Mapping[str, str] | None = None,
         field_violations: Mapping[str, str] | None = None,
+        retry_after_ms: int | None = None,
     ) -> None:
         message = clip(message, MAX_MESSAGE)
         super().__init__(message)
@@ -52,6 +53,8 @@ class ServiceError(Exception):
         self.field_violations = {
             clip(f): clip(d, MAX_MESSAGE) for f, d in (field_violations or {}).items()
         }
+        #: How long the client should wait before retrying (a google.rpc.RetryInfo).
+        self.retry_after_ms = retry_after_ms
 
     def to_status(self) -> grpc.Status:
         """The rich ``grpc.Status`` to abort a call with."""
@@ -68,6 +71,10 @@ class ServiceError(Exception):
                     ]
                 )
             )
+        if self.retry_after_ms is not None:
+            delay = duration_pb2.Duration()
+            delay.FromMilliseconds(self.retry_after_ms)
+            details.append(error_details_pb2.RetryInfo(retry_delay=delay))
         packed = []
         for detail in details:
             any_detail = any_pb2.Any()

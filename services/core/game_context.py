@@ -20,6 +20,8 @@ from services.core import pending as pending_rule
 from services.core.config import Settings
 from services.core.convert import ActionCodec, view_to_proto
 from services.core.engine import Action, Engine, Rng
+from services.core.identity.seat_guard import SeatTokenGuard
+from services.core.identity.settings import IdentitySettings
 from services.core.lifecycle.record import Life
 from services.core.lifecycle.writes import Lifecycle
 from services.core.logging import bind
@@ -94,6 +96,8 @@ class GameContext:
         self.engine = spec.engine
         self.store = store
         self.settings = settings
+        #: Wrong seat tokens per peer (services/core/identity/seat_guard.py).
+        self.seat_guard = SeatTokenGuard(IdentitySettings.from_env(), store.client)
         self.m = spec.messages
         self.codec = ActionCodec(spec.types.Action)
         self.hub = EventHub(store, max_behind=settings.watch_max_behind)
@@ -137,11 +141,13 @@ class GameContext:
             if required:
                 raise errors.token_missing()
             return None
+        self.seat_guard.check(context)
         known = self.seat_cache.get(token)
         if known is not None and known[0] is meta:
             return known[1]
         seat = seat_for_token(token, meta.token_hashes)
         if seat is None:
+            self.seat_guard.failed(context)
             raise errors.token_invalid()
         self.seat_cache.put(token, (meta, seat))
         return seat

@@ -28,6 +28,8 @@ from services.core import decoding
 from services.core.apply import ApplyPipeline
 from services.core.config import Settings
 from services.core.game_context import GameContext
+from services.core.identity.game_callers import GameCallers
+from services.core.identity.settings import IdentitySettings
 from services.core.lifecycle.expiry import ExpiryPoller
 from services.core.lifecycle.rpcs import LifecycleRpcs
 from services.core.reads import GameReads, catalogue_replies, catalogue_version
@@ -64,6 +66,8 @@ class GameServicer(LifecycleRpcs):
         self.watching = WatchStreams(self.game)
         #: Fires this game's due deadlines, as every replica does (lifecycle/expiry.py).
         self.expiry = ExpiryPoller(self.game.lifecycle, settings.expiry_poll_ms)
+        #: Bearer identities and NewGame per identity (services/core/identity/).
+        self.callers = GameCallers(IdentitySettings.from_env(), store.client)
 
 
 def servicer_class(spec: GameSpec) -> type[GameServicer]:

@@ -67,6 +67,8 @@ ALLOWED_HEADERS = (
     "x-grpc-web",
     "x-user-agent",
     "x-seat-token",
+    # A frontend's bearer identity (services/core/identity/).
+    "authorization",
 )
 #: Response headers a browser client may read: the gRPC-Web status (sent as
 #: headers in a trailers-only response) and Connect's encoding headers.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -183,6 +184,43 @@ class RunningServer:
             await asyncio.gather(self.server.stop(grace), self.gateway.stop(grace))
 
 
+def bind_grpc_port(server: grpc.aio.Server, settings: Settings) -> int:
+    """Bind the gRPC port: TLS from ``TLS_CERT_FILE``/``TLS_KEY_FILE`` when set,
+    plaintext otherwise. Returns the port (0: not bound)."""
+    address = f"{settings.host}:{settings.port}"
+    if not (settings.tls_cert_file or settings.tls_key_file):
+        return server.add_insecure_port(address)
+    if not (settings.tls_cert_file and settings.tls_key_file):
+        raise RuntimeError("set both TLS_CERT_FILE and TLS_KEY_FILE, or neither")
+    return server.add_secure_port(
+        address, tls_credentials(settings.tls_cert_file, settings.tls_key_file)
+    )
+
+
+def tls_credentials(cert_file: str, key_file: str) -> grpc.ServerCredentials:
+    """Server credentials from PEM files, read again when they change (a renewed
+    certificate is used by new connections without a restart)."""
+    state = {"seen": 0.0}
+
+    def load() -> Any:
+        with open(key_file, "rb") as key, open(cert_file, "rb") as cert:
+            return grpc.ssl_server_certificate_configuration([(key.read(), cert.read())])
+
+    def changed() -> Any:
+        try:
+            stamp = max(os.stat(cert_file).st_mtime, os.stat(key_file).st_mtime)
+            if stamp == state["seen"]:
+                return None
+            config = load()
+        except (OSError, ValueError):
+            return None  # mid-rotation: keep the certificate in use
+        state["seen"] = stamp
+        return config
+
+    state["seen"] = max(os.stat(cert_file).st_mtime, os.stat(key_file).st_mtime)
+    return grpc.dynamic_ssl_server_credentials(load(), changed)
+
+
 async def start_server(
     service_name: str,
     settings: Settings,
@@ -226,7 +264,7 @@ async def start_server(
     await health_servicer.set(service_name, SERVING)
     await health_servicer.set("", SERVING)
     reflection_v1.enable((service_name, health.SERVICE_NAME), server)
-    port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    port = bind_grpc_port(server, settings)
     if port == 0:
         raise RuntimeError(f"cannot bind {settings.host}:{settings.port}")
     await server.start()

@@ -3,7 +3,9 @@
 Configuration: the platform's variables (``REDIS_URL``, ``REDIS_CLUSTER``,
 ``PORT``, ``METRICS_PORT``, ``LOG_LEVEL``, ``GRACE_SECONDS``, ``HOST``), the
 game addresses ``GAME_ADDR_<NAME>`` (and ``GAME_PUBLIC_ADDR_<NAME>``) and the
-``MM_*`` tuning of :class:`services.matchmaking.config.MatchmakerSettings`.
+``MM_*`` tuning of :class:`services.matchmaking.config.MatchmakerSettings`, the
+identity settings of :class:`services.core.identity.settings.IdentitySettings`
+and the per-identity rules of :class:`services.matchmaking.callers.CallerRules`.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import asyncio
 
 from services.core.config import Settings
 from services.core.connect_apps import connect_app
+from services.core.identity.settings import IdentitySettings
+from services.core.identity.verifier import Verifier
 from services.core.logging import configure
 from services.core.server import serve_forever
 from services.core.store import connect
+from services.matchmaking.callers import CallerRules, Callers
 from services.matchmaking.config import MatchmakerSettings
 from services.matchmaking.engine import Matchmaker
 from services.matchmaking.games import GameDirectory
@@ -35,7 +40,13 @@ async def main() -> None:
     configure(settings.log_level)
     client = connect(settings.redis_url, settings.redis_cluster, settings.redis_pool_size)
     engine = Matchmaker(client, mm_settings, GameDirectory(mm_settings.games))
-    servicer = MatchmakerService(engine)
+    callers = Callers(
+        Verifier(IdentitySettings.from_env(), client),
+        CallerRules.from_env(),
+        client,
+        mm_settings.heartbeat_timeout_ms,
+    )
+    servicer = MatchmakerService(engine, callers)
     await engine.start()
     try:
         await serve_forever(

@@ -54,6 +54,9 @@ class MatchmakerSettings:
     * ``lease_ms`` [MM_LEASE_MS]: lease of a matchmaker process on a game it
       supervises; another process adopts the game when it lapses.
     * ``scan_limit`` [MM_SCAN_LIMIT]: oldest tickets considered per pass.
+    * ``no_show_ms`` [MM_NO_SHOW_MS]: a matched game whose seats have not all
+      made their first decision this long after it was made is aborted (the
+      game's Abort: unrated) and no longer supervised; 0 never.
     * ``games`` [MM_GAMES]: comma-separated games served (default: every game
       of the registry).
     """
@@ -68,6 +71,7 @@ class MatchmakerSettings:
     match_deadline_ms: int = 30_000
     lease_ms: int = 10_000
     scan_limit: int = 500
+    no_show_ms: int = 300_000
     games: tuple[str, ...] = field(default_factory=lambda: tuple(g.name for g in GAMES))
 
     @classmethod
@@ -90,5 +94,6 @@ class MatchmakerSettings:
             match_deadline_ms=_int("MM_MATCH_DEADLINE_MS", 30_000),
             lease_ms=_int("MM_LEASE_MS", 10_000),
             scan_limit=_int("MM_SCAN_LIMIT", 500),
+            no_show_ms=_int("MM_NO_SHOW_MS", 300_000),
             games=games,
         )

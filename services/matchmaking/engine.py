@@ -86,7 +86,9 @@ class Matchmaker:
         self.owner = uuid.uuid4().hex
         #: Set when the server drains: ticket watches end.
         self.draining = False
-        self.supervisor = Supervisor(self.store, self.ratings, games, self.owner, settings.lease_ms)
+        self.supervisor = Supervisor(
+            self.store, self.ratings, games, self.owner, settings.lease_ms, settings.no_show_ms
+        )
         self.notifier = Notifier(client)
         self.policy = WindowPolicy(
             settings.window_base, settings.window_per_second, settings.window_max
@@ -372,6 +374,7 @@ class Matchmaker:
                 bot_after_ms=cache[t].bot_after_ms,
                 private=cache[t].private,
                 table_bots=bot_count(cache[t].table),
+                players=frozenset(p for p, _ in cache[t].party),
             )
             for t, seq in rows
             if t in cache

@@ -9,6 +9,7 @@ and field names every game shares.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -26,6 +27,17 @@ TOKEN_METADATA_KEY = "x-seat-token"
 
 class OptionsError(ValueError):
     """options_json does not fit the game's Options message."""
+
+
+def game_channel(address: str) -> grpc.aio.Channel:
+    """A channel to a game service: TLS trusting ``GAME_TLS_CA_FILE`` (PEM) when
+    set (game services with TLS_CERT_FILE), plaintext otherwise."""
+    ca_file = os.environ.get("GAME_TLS_CA_FILE", "").strip()
+    if not ca_file:
+        return grpc.aio.insecure_channel(address)
+    with open(ca_file, "rb") as ca:
+        credentials = grpc.ssl_channel_credentials(root_certificates=ca.read())
+    return grpc.aio.secure_channel(address, credentials)
 
 
 @dataclass
@@ -48,7 +60,7 @@ class GameEndpoint:
     def stub(self) -> Any:
         """The (lazily created) asyncio stub."""
         if self._stub is None:
-            self.channel = grpc.aio.insecure_channel(self.address)
+            self.channel = game_channel(self.address)
             self._stub = self.stub_class(self.channel)
         return self._stub
 
@@ -123,6 +135,11 @@ class GameEndpoint:
             game_id=game_id, expected_version=version, action_id=action_id, request_id=request_id
         )
         return await self.stub.Apply(request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10)
+
+    async def abort(self, game_id: str, token: str) -> Any:
+        """Abort (accepted until every seat has made its first decision)."""
+        request = self.messages.AbortRequest(game_id=game_id)
+        return await self.stub.Abort(request, metadata=((TOKEN_METADATA_KEY, token),), timeout=10)
 
     async def close(self) -> None:
         """Close the channel."""

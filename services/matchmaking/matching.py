@@ -7,7 +7,8 @@ as it waits. Other tickets join the anchor's group, in queue order, when they
 
 * asked for the same options (canonical JSON) and accept the player count,
 * have a party rating within the anchor's window of the anchor's rating,
-* still fit (parties are never split).
+* still fit (parties are never split),
+* share no player id with the group (one identity never takes two seats).
 
 For each acceptable count of the anchor, largest first, a group that fills
 every seat with humans is a match. When none fills and the anchor allows bots
@@ -47,6 +48,8 @@ class QueuedTicket:
     private: bool = False
     #: Seats of a private table played by bots.
     table_bots: int = 0
+    #: The player ids of its party: a group never holds one of them twice.
+    players: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,7 @@ def _group(
 ) -> list[QueuedTicket]:
     group = [anchor]
     seats = anchor.size
+    seated = set(anchor.players)
     for other in queue:
         if seats == count:
             break
@@ -97,9 +101,12 @@ def _group(
             continue
         if abs(other.rating - anchor.rating) > window:
             continue
+        if not seated.isdisjoint(other.players):
+            continue
         if seats + other.size <= count:
             group.append(other)
             seats += other.size
+            seated.update(other.players)
     return group
 
 

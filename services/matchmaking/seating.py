@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,6 +60,10 @@ def match_record(
         "seats": seats,
         # A game of bots only says nothing about people: it is not rated.
         "rated": any(not p["bot"] for p in people),
+        # For the supervisor's no-show abort (supervisor.py): a seat's token
+        # (any seat may Abort) and when the game was made.
+        "abort_token": tokens[0],
+        "created_ms": int(time.time() * 1000),
     }
     assignments: dict[str, dict[str, Any]] = {}
     for ticket_id in ids:

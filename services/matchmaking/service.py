@@ -10,9 +10,16 @@ from roost.matchmaking.v1 import matchmaking_pb2 as pb
 from roost.matchmaking.v1 import matchmaking_pb2_grpc as pb_grpc
 
 from services import registry
+from services.core.errors import ServiceError
+from services.core.identity import errors as id_errors
+from services.core.identity.guest import issue_guest_token
+from services.core.identity.limits import Limiter
+from services.core.identity.settings import IdentitySettings
+from services.core.identity.verifier import Identity, Verifier, peer_host
 from services.core.logging import bind
 from services.core.metrics import streaming, unary
 from services.matchmaking import errors
+from services.matchmaking.callers import CallerRules, Callers
 from services.matchmaking.engine import EnqueueInput, Matchmaker
 from services.matchmaking.games import split_options
 from services.matchmaking.ratings import PlayerRating
@@ -121,9 +128,36 @@ def rating_to_proto(rating: PlayerRating) -> pb.Rating:
 class MatchmakerService(pb_grpc.MatchmakerServicer):
     """Every RPC validates, calls the engine and converts."""
 
-    def __init__(self, engine: Matchmaker) -> None:
+    def __init__(self, engine: Matchmaker, callers: Callers | None = None) -> None:
         self.engine = engine
         self.interval = max(engine.settings.heartbeat_timeout_ms // 3, 1)
+        self.callers = callers or Callers(
+            Verifier(IdentitySettings(), engine.client),
+            CallerRules(),
+            engine.client,
+            engine.settings.heartbeat_timeout_ms,
+        )
+        settings = self.callers.verifier.settings
+        self.guest_tokens = Limiter(
+            engine.client,
+            "guest_tokens",
+            "ERROR_REASON_LIMIT_GUEST_TOKENS",
+            settings.guest_token_limit,
+            int(settings.limit_window_seconds * 1000),
+        )
+
+    async def _owned(self, ticket_id: str, context: grpc.aio.ServicerContext) -> None:
+        """Refuse a verified caller that does not own the ticket (anonymous: as before)."""
+        identity = await self.callers.caller(context)
+        if identity is not None:
+            _game, record = await self.engine.locate(ticket_id)
+            self.callers.check_owner(identity, record)
+
+    async def _status_of(self, ticket_id: str) -> str | None:
+        try:
+            return (await self.engine.locate(ticket_id))[1].status
+        except ServiceError:
+            return None
 
     def _ticket(self, record: TicketRecord) -> pb.Ticket:
         return ticket_to_proto(record, self.interval)
@@ -140,13 +174,17 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
             raise errors.invalid("game", "required")
         table = table_from_proto(request.table) if request.HasField("table") else None
         bind(ticket_ref=ticket_ref(request.ticket_id), game=request.game)
+        party = tuple((p.player_id, p.name) for p in request.party)
+        identity = await self.callers.caller(context)
+        self.callers.check_enqueue(identity, party, table or ())
+        await self.callers.check_limits(identity, table is not None, self._status_of)
         record, created = await self.engine.enqueue(
             EnqueueInput(
                 ticket_id=request.ticket_id,
                 game=request.game,
                 counts=tuple(request.player_counts),
                 options_json=request.options_json,
-                party=tuple((p.player_id, p.name) for p in request.party),
+                party=party,
                 bots=request.bot_fill.enabled,
                 bot_after_ms=request.bot_fill.after_ms,
                 bot_kind=kind_name(request.bot_fill.kind),
@@ -154,6 +192,9 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
                 time_control=request.time_control if request.HasField("time_control") else None,
             )
         )
+        self.callers.check_owner(identity, record)  # an existing ticket id of another identity
+        if created:
+            await self.callers.opened(identity, record)
         return pb.EnqueueResponse(ticket=self._ticket(record), created=created)
 
     @streaming("matchmaking")
@@ -161,6 +202,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
         self, request: pb.WatchTicketRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.WatchTicketResponse]:
         bind(ticket_ref=ticket_ref(request.ticket_id))
+        await self._owned(request.ticket_id, context)
         async for record in self.engine.watch(request.ticket_id):
             yield pb.WatchTicketResponse(ticket=self._ticket(record))
 
@@ -169,7 +211,9 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
         self, request: pb.GetTicketRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetTicketResponse:
         bind(ticket_ref=ticket_ref(request.ticket_id))
+        identity = await self.callers.caller(context)
         _game, record = await self.engine.locate(request.ticket_id)
+        self.callers.check_owner(identity, record)
         return pb.GetTicketResponse(ticket=self._ticket(record))
 
     @unary("matchmaking")
@@ -177,6 +221,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
         self, request: pb.HeartbeatRequest, context: grpc.aio.ServicerContext
     ) -> pb.HeartbeatResponse:
         bind(ticket_ref=ticket_ref(request.ticket_id))
+        await self._owned(request.ticket_id, context)
         status, expires = await self.engine.heartbeat(request.ticket_id)
         return pb.HeartbeatResponse(
             status=pb.TicketStatus.Value(f"TICKET_STATUS_{status}"), expires_ms=expires
@@ -187,12 +232,14 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
         self, request: pb.CancelRequest, context: grpc.aio.ServicerContext
     ) -> pb.CancelResponse:
         bind(ticket_ref=ticket_ref(request.ticket_id))
+        await self._owned(request.ticket_id, context)
         return pb.CancelResponse(ticket=self._ticket(await self.engine.cancel(request.ticket_id)))
 
     @unary("matchmaking")
     async def Leaderboard(
         self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext
     ) -> pb.LeaderboardResponse:
+        await self.callers.verifier.caller(context)  # a token sent must verify
         if not request.game:
             raise errors.invalid("game", "required")
         if request.limit < 0 or request.offset < 0:
@@ -212,12 +259,29 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     async def GetRatings(
         self, request: pb.GetRatingsRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetRatingsResponse:
+        await self.callers.verifier.caller(context)  # a token sent must verify
         if not request.game:
             raise errors.invalid("game", "required")
         if len(request.player_ids) > LEADERBOARD_MAX:
             raise errors.invalid("player_ids", f"at most {LEADERBOARD_MAX}")
         ratings = await self.engine.get_ratings(request.game, list(request.player_ids))
         return pb.GetRatingsResponse(ratings=[rating_to_proto(r) for r in ratings])
+
+    @unary("matchmaking")
+    async def IssueGuestToken(
+        self, request: pb.IssueGuestTokenRequest, context: grpc.aio.ServicerContext
+    ) -> pb.IssueGuestTokenResponse:
+        verifier = self.callers.verifier
+        if verifier.guest_key is None:
+            raise id_errors.guests_disabled()
+        identity: Identity | None = await verifier.caller(context)
+        renew = identity.subject if identity is not None and identity.guest else None
+        if renew is None:
+            await self.guest_tokens.hit(peer_host(context))
+        token, subject, expires_ms = issue_guest_token(
+            verifier.guest_key, verifier.settings.guest_ttl_seconds, renew
+        )
+        return pb.IssueGuestTokenResponse(token=token, player_id=subject, expires_ms=expires_ms)
 
 
 def add_to_server(servicer: Any, server: grpc.aio.Server) -> None:

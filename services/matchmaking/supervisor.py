@@ -18,6 +18,11 @@ it, exactly once whichever process notices. The score board then ranks a seat
 that left below every other, so the rating counts a forfeit or a resignation
 as a loss for the leaver only, and the others are rated by their own results.
 
+A matched game whose seats have not all made their first decision
+``no_show_ms`` after it was made (players who never came) is aborted with the
+game's Abort (unrated, as every abort) and so leaves the supervised set; a
+game past its first decisions refuses the abort (NOT_ABORTABLE) and plays on.
+
 Every process periodically adopts live games whose lease has lapsed (their
 supervisor died), so a crash delays a game's bots by at most a lease period.
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from typing import Any
 
 import grpc
@@ -70,7 +76,9 @@ class Supervisor:
         games: GameDirectory,
         owner: str,
         lease_ms: int,
+        no_show_ms: int = 0,
     ) -> None:
+        self.no_show_ms = no_show_ms
         self.store = store
         self.ratings = ratings
         self.games = games
@@ -140,6 +148,41 @@ class Supervisor:
             return
         game_id = record["game_id"]
         bot_seats = {s["seat"]: s for s in record["seats"] if s.get("bot")}
+        no_show = asyncio.create_task(self._abort_no_show(endpoint, game_id, record))
+        try:
+            await self._supervise(endpoint, game, match_id, record, bot_seats)
+        finally:
+            no_show.cancel()
+
+    async def _abort_no_show(
+        self, endpoint: GameEndpoint, game_id: str, record: dict[str, Any]
+    ) -> None:
+        """Abort the game once ``no_show_ms`` have passed since it was made,
+        unless every seat has decided by then (the game refuses the abort)."""
+        token, created_ms = record.get("abort_token"), record.get("created_ms")
+        if not self.no_show_ms or not token or not created_ms:
+            return
+        wait_ms = created_ms + self.no_show_ms - time.time() * 1000
+        await asyncio.sleep(max(wait_ms, 0) / 1000)
+        for _attempt in range(5):
+            try:
+                await endpoint.abort(game_id, token)
+                log.info("match_no_show_aborted", game_id=game_id)
+                return
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in RETRYABLE:
+                    return  # NOT_ABORTABLE (everyone played), already over, gone
+            await asyncio.sleep(1.0)
+
+    async def _supervise(
+        self,
+        endpoint: GameEndpoint,
+        game: str,
+        match_id: str,
+        record: dict[str, Any],
+        bot_seats: dict[int, dict[str, Any]],
+    ) -> None:
+        game_id = record["game_id"]
         delay = 0.2
         while True:
             try:

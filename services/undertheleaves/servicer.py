@@ -26,6 +26,7 @@ class UnderTheLeavesService(GameServicer, service_pb2_grpc.UnderTheLeavesService
     async def NewGame(
         self, request: pb.NewGameRequest, context: ServicerContext
     ) -> pb.NewGameResponse:
+        await self.callers.admit_new_game(context)
         return await new_game(self.game, request)
 
     @unary("game")

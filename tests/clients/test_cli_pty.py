@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pytest
 from services.registry import by_name
 from tests.clients.conftest import Roost, roost_command
 from tests.matchmaking.stack import ROOT, Proc, start
+from tests.waiting import DEADLINE, connections, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +48,9 @@ def spawn(roost: Roost, *args: str, colour: bool = True) -> pexpect.spawn:
         encoding="utf-8",
         codec_errors="replace",
         dimensions=(24, 80),
-        timeout=30,
+        # A deadline, not a pace: a passing expect returns the moment its text shows,
+        # and a machine at load average 10-20 can take tens of seconds to show it.
+        timeout=DEADLINE,
         maxread=65536,
         searchwindowsize=8192,
     )
@@ -147,7 +149,8 @@ def test_watch_across_a_crashed_and_restarted_service(
     watch.expect("spectator")
     watch.expect("Garden of")
     own_service[0].stop(signal.SIGKILL)  # the connection is closed under the stream
-    time.sleep(1)
+    port = int(address.rsplit(":", 1)[1])
+    wait_until(lambda: not connections(watch.pid, port), "the watch's connection to close")
     port = int(address.rsplit(":", 1)[1])
     own_service.append(start(by_name("undertheleaves"), {"REDIS_URL": redis_server_url}, port=port))
     bots = roost("bots", "start", game_id, "0=random", "1=random")

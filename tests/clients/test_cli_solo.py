@@ -63,6 +63,17 @@ def test_a_lost_solo_game_reads_lost_with_the_ai_score() -> None:
     assert "Game over: ann lost —" in spectator
 
 
+def test_the_end_screen_says_a_solo_result_once() -> None:
+    """`roost play`'s end screen: the score table without its solo line, then the outcome
+    line with the AI's score: the result and the AI's score appear once."""
+    lost = board(8, won=False, opponent_score=21)
+    text = text_of(
+        render.scoreboard(lost, {0: "ann"}, solo=False), render.outcome(lost, {0: "ann"}, 0)
+    )
+    assert text.count("against the AI's 21") == 1
+    assert text.count("lost") == 1
+
+
 def test_a_won_solo_game_reads_won_and_a_tie_is_lost() -> None:
     """Solo Mode: strictly more points than the AI wins (a tie loses, AMB 16)."""
     won = board(25, won=True, opponent_score=21)

@@ -7,7 +7,7 @@ from roost.common.v1 import common_pb2
 from roost.undertheleaves.v1 import types_pb2 as utl
 from roost.wingspan.v1 import types_pb2 as wingspan
 
-from clients.cli.render import board
+from clients.cli.render import board, event_line
 from clients.cli.render.common import enum_text, optional, seat_text, viewer
 from clients.cli.render.undertheleaves import cell_name, garden_map, tile_of, turned
 from tests.clients.recorded import catalogue, positions
@@ -120,3 +120,29 @@ def test_a_dwellers_options_are_numbered_on_the_map_and_in_the_choices() -> None
         "tile (0, 0) top-left, marked 1 on the map",
         "tile (0, 0) bottom-right, marked 2 on the map",
     ]
+
+
+def test_the_seats_own_panel_is_drawn_last_just_above_the_prompt() -> None:
+    """At 80 columns the viewer's own mat, aviary, tableau or garden comes after every other
+    seat's, so with the choices below it it is what a 24-line terminal still shows."""
+    for game in ("wingspan", "skygarden", "birdscaping", "undertheleaves"):
+        position = next(p for p in positions(game) if p.name.startswith("2p-") and p.legal)
+        names = position.names
+        me = position.state.viewer_seat
+        text = text_of(
+            [board(game, position.state.view, catalogue(game), width=80, names=names)], 80
+        )
+        other = next(s for s in names if s != me)
+        mine = names[me]
+        assert text.rfind(mine) > text.rfind(names[other]), game
+
+
+def test_a_move_read_by_others_names_the_seat_not_you() -> None:
+    """One naming of players: a label written for its mover ("into your wetland") reads
+    "into bo's wetland" for anyone else, and unchanged for the mover."""
+    event = common_pb2.Event(version=7, seat=1, label="Play Mallard into your wetland")
+    names = {0: "ann", 1: "bo"}
+    assert text_of([event_line(event, names, viewer=0)], 80).strip().endswith("into bo's wetland")
+    assert text_of([event_line(event, names, viewer=1)], 80).strip().endswith("into your wetland")
+    unnamed = text_of([event_line(common_pb2.Event(seat=2, label="x"), {2: ""})], 80)
+    assert "seat 2: x" in unnamed

@@ -50,7 +50,8 @@ def screen(position: Recorded, width: int) -> str:
     if position.score is not None:
         board = position.score.scoreboard
         names = position.names
-        parts += [render.scoreboard(board, names), render.outcome(board, names, 0)]
+        # As `roost play` ends: the outcome line carries a solo result, the table does not.
+        parts += [render.scoreboard(board, names, solo=False), render.outcome(board, names, 0)]
     return text_of(parts, width)
 
 

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from services.core.convert import ActionCodec, view_to_proto, view_to_proto_reference
+from services.core.convert import ActionCodec
 from services.core.engine import Action, Rng, ScoreBoard, SeatScore
 from services.core.view_wire import ViewWire
 from services.registry import GAMES
@@ -56,78 +56,6 @@ def _service_spec(name: str):
         return importlib.import_module(f"services.{name}.service").SPEC
     except ModuleNotFoundError:
         return None
-
-
-@pytest.mark.slow  # every reader's view after every decision of random full games
-@pytest.mark.parametrize(
-    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
-)
-def test_fast_view_builder_matches_parsedict(name: str, engine) -> None:
-    """The direct view builder gives exactly what json_format.ParseDict gives, for
-    every reader after every decision of a random game at both ends of the player range."""
-    spec = _service_spec(name)
-    if spec is None:
-        pytest.skip(f"{name} has no service yet")
-    for players in (engine.min_players, engine.max_players):
-        state = engine.setup(players, {}, players)
-        chooser = Rng(players)
-        while True:
-            for reader in [None, *range(players)]:
-                view = engine.view(state, reader)
-                assert view_to_proto(view, spec.types.View) == view_to_proto_reference(
-                    view, spec.types.View
-                )
-            if engine.is_over(state):
-                break
-            seat = engine.to_act(state)[0]
-            actions = engine.legal(state, seat)
-            state = engine.apply(state, seat, actions[chooser.below(len(actions))])
-
-
-@pytest.mark.parametrize(
-    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
-)
-def test_legal_lists_depend_only_on_the_encoded_state(name: str, engine) -> None:
-    """Action ids are stable: a state decoded from storage lists the same actions in the
-    same order, and asks the same seats, as the live state it was encoded from."""
-    for players in (engine.min_players, engine.max_players):
-        state = engine.setup(players, {}, 11)
-        chooser = Rng(players)
-        while not engine.is_over(state):
-            fresh = engine.decode(engine.encode(state))
-            assert engine.to_act(fresh) == engine.to_act(state)
-            seat = engine.to_act(state)[0]
-            actions = engine.legal(state, seat)
-            assert [a.key() for a in engine.legal(fresh, seat)] == [a.key() for a in actions]
-            state = engine.apply(state, seat, actions[chooser.below(len(actions))])
-
-
-@pytest.mark.parametrize(
-    ("name", "engine"), _engines(), ids=lambda v: v if isinstance(v, str) else ""
-)
-def test_legal_lists_convert_the_same_both_ways(name: str, engine) -> None:
-    """The in-place LegalAction builder equals building each typed Action on its own."""
-    spec = _service_spec(name)
-    if spec is None:
-        pytest.skip(f"{name} has no service yet")
-    codec = ActionCodec(spec.types.Action)
-    state = engine.setup(engine.max_players, {}, 5)
-    chooser = Rng(5)
-    while not engine.is_over(state):
-        seat = engine.to_act(state)[0]
-        actions = engine.legal(state, seat)
-        response = spec.messages.LegalResponse()
-        codec.fill_legal(response.actions, actions)
-        for _ in range(2):  # cold, then from the heads kept on the actions
-            wired = spec.messages.LegalResponse.FromString(codec.legal_wire(2, actions))
-            assert wired == response
-            wired = spec.messages.ApplyResponse.FromString(codec.legal_wire(5, actions))
-            assert list(wired.next_actions) == list(response.actions)
-        for index, (built, action) in enumerate(zip(response.actions, actions, strict=True)):
-            assert built.ref.id == index and built.ref.label == action.label
-            assert built.action == codec.to_proto(action)
-            assert codec.matches(built.action, action)
-        state = engine.apply(state, seat, actions[chooser.below(len(actions))])
 
 
 def test_legal_wire_tells_apart_actions_that_share_a_label() -> None:

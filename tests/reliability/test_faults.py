@@ -88,13 +88,18 @@ def test_a_game_service_killed_and_restarted_mid_games(tmp_path: Path) -> None:
         assert all(p.finished for p in players)
 
 
+#: The drain tests' grace period: long, so that "within the grace" is told by a
+#: deadline of half of it on a loaded machine, never by timing.
+GRACE = 120
+
+
 def test_a_draining_server_ends_its_watch_streams_at_once(tmp_path: Path) -> None:
     """SIGTERM: every Watch ends at once with UNAVAILABLE (ERROR_REASON_DRAINING)
     so clients resume elsewhere; the process exits well within its grace period,
     without a traceback."""
     with (
         durable_redis() as store,
-        service_process(MODULE, SERVICE, store.url, tmp_path, GRACE_SECONDS="20") as svc,
+        service_process(MODULE, SERVICE, store.url, tmp_path, GRACE_SECONDS=str(GRACE)) as svc,
     ):
         channel = grpc.insecure_channel(svc.address)
         stub = service_pb2_grpc.UnderTheLeavesStub(channel)
@@ -104,11 +109,12 @@ def test_a_draining_server_ends_its_watch_streams_at_once(tmp_path: Path) -> Non
                 service_pb2.NewGameRequest(common={"players": 2, "seed": seed + 1})
             )
             for _ in range(5):
-                stream = stub.Watch(service_pb2.WatchRequest(game_id=created.game_id))
-                streams.append(stream)
+                # A stream that the drain did not end would run to this deadline and
+                # end DEADLINE_EXCEEDED: half the grace, so "at once" is a bound, not a clock.
+                request = service_pb2.WatchRequest(game_id=created.game_id)
+                streams.append(stub.Watch(request, timeout=GRACE / 2))
         for stream in streams:
             assert next(stream).event.version == 1
-        started = time.monotonic()
         assert svc.process is not None
         svc.process.send_signal(15)
         for stream in streams:
@@ -116,9 +122,8 @@ def test_a_draining_server_ends_its_watch_streams_at_once(tmp_path: Path) -> Non
                 next(stream)
             assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
             assert error_reason(caught.value) == "ERROR_REASON_DRAINING"
-        assert time.monotonic() - started < 5
-        assert svc.process.wait(10) == 0
-        assert time.monotonic() - started < 10, "the drain did not wait out its grace"
+        # Exits long before its grace is out (wait raises TimeoutExpired otherwise).
+        assert svc.process.wait(GRACE / 2) == 0
         channel.close()
         assert "Traceback" not in svc.output()
 

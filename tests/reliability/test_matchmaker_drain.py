@@ -16,12 +16,16 @@ from tests.service_contract import error_reason
 
 pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 
+#: A long grace: "right after SIGTERM, not after the grace" is told by deadlines
+#: of half of it, never by timing.
+GRACE = 120
+
 
 def test_sigterm_ends_every_ticket_watch_with_draining(redis_server_url: str) -> None:
     """Waiting tickets' WatchTicket streams end with UNAVAILABLE
     (ERROR_REASON_DRAINING) right after SIGTERM, not after the grace period."""
     with stack(redis_server_url, ["undertheleaves"], matchmakers=1, mm_db=9,
-               GRACE_SECONDS="20") as running:  # fmt: skip
+               GRACE_SECONDS=str(GRACE)) as running:  # fmt: skip
         matchmaker = running.matchmakers[0]
         with grpc.insecure_channel(matchmaker.address) as channel:
             stub = pb_grpc.MatchmakerStub(channel)
@@ -34,10 +38,12 @@ def test_sigterm_ends_every_ticket_watch_with_draining(redis_server_url: str) ->
                     ),
                     timeout=10,
                 ).ticket  # fmt: skip
-                stream = stub.WatchTicket(pb.WatchTicketRequest(ticket_id=ticket.ticket_id))
+                # A stream the drain did not end runs to this deadline (DEADLINE_EXCEEDED).
+                stream = stub.WatchTicket(
+                    pb.WatchTicketRequest(ticket_id=ticket.ticket_id), timeout=GRACE / 2
+                )
                 assert next(stream).ticket.ticket_id == ticket.ticket_id
                 streams.append(stream)
-            started = time.monotonic()
             matchmaker.process.send_signal(signal.SIGTERM)
             for stream in streams:
                 with pytest.raises(grpc.RpcError) as caught:
@@ -45,5 +51,4 @@ def test_sigterm_ends_every_ticket_watch_with_draining(redis_server_url: str) ->
                         assert reply.ticket.status != pb.TICKET_STATUS_ASSIGNED
                 assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
                 assert error_reason(caught.value) == "ERROR_REASON_DRAINING"
-            assert time.monotonic() - started < 5
-            assert matchmaker.process.wait(15) == 0
+            assert matchmaker.process.wait(GRACE / 2) == 0  # long before the grace is out

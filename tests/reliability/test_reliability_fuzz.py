@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from tests.reliability import fuzz
 from tests.reliability.conftest import Fleet
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.slow]  # a fleet of service processes, fuzzed
 
 EXAMPLES = int(os.environ.get("ROOST_FUZZ_EXAMPLES", "40"))
 RAW_EXAMPLES = max(EXAMPLES // 2, 1)

@@ -10,13 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
-from undertheleaves_builder import ENGINE
 
 from services.undertheleaves.rules import caches, dwellers, engine
 from services.undertheleaves.rules import state as st
 from services.undertheleaves.rules.catalogue import CARDS
 from tests.engine_layout import import_cycle, oversized_modules
-from tests.engine_trace import random_game_trace
 
 RULES = Path(engine.__file__).resolve().parent
 PACKAGE = "services.undertheleaves.rules"
@@ -74,17 +72,6 @@ def test_every_rule_function_names_its_rule(name: str) -> None:
         if not named:
             unnamed.append(node.name)
     assert unnamed == []
-
-
-@pytest.mark.parametrize("cache", sorted(caches.KEPT))
-def test_every_cache_gives_what_its_plain_path_gives(cache: str) -> None:
-    """With a cache switched to its plain path (``caches.plain``), random games
-    store the same bytes, offer the same actions and show the same views."""
-    for seed, players in ((11, 2), (12, 3)):
-        cached = random_game_trace(ENGINE, players, seed)
-        with caches.plain(cache):
-            plain = random_game_trace(ENGINE, players, seed)
-        assert plain == cached
 
 
 def test_plain_switches_back_and_refuses_unknown_names() -> None:

@@ -1,6 +1,8 @@
 """The web frontend in a real browser: every recorded board drawn in headless
 Chromium (fixture mode, no server), legal targets reachable as buttons and by
-keyboard, a screenshot of each at 1280x800 and at phone size.
+keyboard, no text overflowing its box and no raw id shown, a screenshot of each
+at 1280x800 and at phone size, one board per game and size compared with its
+reference picture in docs/screenshots/ (with a tolerance).
 
 Needs Node.js/npm and Chromium (Debian's `chromium` package; set CHROMIUM to
 use another binary); skipped when either is missing.
@@ -21,6 +23,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 def test_every_board_in_chromium() -> None:

@@ -45,6 +45,7 @@ TIMEOUT = 900
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.e2e,
     pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm"),
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]

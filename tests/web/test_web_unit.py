@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.node import node_ok
+from tools.npm_cache import deps as npm_deps
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 
@@ -20,9 +21,7 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 @pytest.mark.skipif(not node_ok(), reason="needs Node.js 20 or later with npm")
 def test_web_unit_suite() -> None:
     """`npm test` (protobuf-es generation, then vitest) passes."""
-    if not (WEB / "node_modules" / ".installed").exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True)
-        (WEB / "node_modules" / ".installed").touch()
+    npm_deps(WEB)  # npm ci at most once per lockfile on this machine
     result = subprocess.run(
         ["npm", "test", "--silent"], cwd=WEB, capture_output=True, text=True, timeout=600
     )

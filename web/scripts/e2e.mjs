@@ -2,6 +2,8 @@
 // through the page only (the lobby form, clicks on the board and the chooser).
 // For each game:
 // - the game is created from the lobby with every other seat a bot;
+// - Wingspan's starting birds are kept by clicking two dealt cards and the button naming them;
+//   in Under the Leaves a tile spot is clicked and each rotation is offered with its picture;
 // - it is played to the end by clicking what the page offers (a board target or
 //   a choice, picked by a seeded generator among the visible, enabled ones);
 // - a second page watches as a spectator: it shows the same moves as the player's
@@ -15,34 +17,31 @@
 //
 // Usage: node scripts/e2e.mjs <base url of the served app> [options] [game ... | matchmaking]
 //   --out DIR        where screenshots go (default test-results/e2e)
-//   --update-docs    also copy each game's mid-game board to ../docs/screenshots/<game>.png
 //   --restart GAME   in GAME's game, print "RESTART <game>" on stdout and wait for one line on
 //                    stdin (the caller restarts that game's service, then answers)
 //   --seed N         the click generator's seed (default: E2E_SEED or 1)
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DOCS = join(WEB, "..", "docs", "screenshots");
 
 /** The command line: the base URL, options and the games to play. */
 function parseArgs(argv) {
-  const args = { base: "", out: join(WEB, "test-results", "e2e"), updateDocs: false, restart: "", seed: Number(process.env.E2E_SEED ?? 1), only: [] };
+  const args = { base: "", out: join(WEB, "test-results", "e2e"), restart: "", seed: Number(process.env.E2E_SEED ?? 1), only: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--out") args.out = argv[++i];
-    else if (arg === "--update-docs") args.updateDocs = true;
     else if (arg === "--restart") args.restart = argv[++i];
     else if (arg === "--seed") args.seed = Number(argv[++i]);
     else if (!args.base) args.base = arg;
     else args.only.push(arg);
   }
-  if (!args.base) throw new Error("usage: node scripts/e2e.mjs <base url> [--out DIR] [--update-docs] [--restart GAME] [--seed N] [game ...]");
+  if (!args.base) throw new Error("usage: node scripts/e2e.mjs <base url> [--out DIR] [--restart GAME] [--seed N] [game ...]");
   return args;
 }
 
@@ -199,6 +198,38 @@ async function live(game, page, who) {
     .catch(async () => failures.push(`${game}: the ${who} page did not reconnect after the restart (${await status(page)})`));
 }
 
+/** Wingspan's starting hand, chosen as a player does: click two dealt birds (toggles), then the
+ * button that names them. True once done. */
+async function keepStartingBirds(game, page) {
+  const cards = page.locator(".setup .bird-card.target");
+  if ((await cards.count()) < 2) return false;
+  const names = [];
+  for (const i of [0, 2]) {
+    names.push((await cards.nth(i).locator("h4").textContent()) ?? "");
+    await cards.nth(i).click();
+  }
+  const pressed = await page.locator(".setup .bird-card[aria-pressed=true]").count();
+  const confirm = page.locator(".chooser button.confirm");
+  const label = (await confirm.textContent()) ?? "";
+  if (pressed !== 2 || !names.every((n) => label.includes(n))) failures.push(`${game}: clicking ${names.join(", ")} offered "${label}" (${pressed} pressed)`);
+  await confirm.click();
+  return true;
+}
+
+/** Under the Leaves: click a spot for the tile; the chooser then shows each rotation as a picture
+ * of the tile turned. True once checked. */
+async function previewRotation(game, page) {
+  const spot = page.locator(".spot.target");
+  if (!(await spot.count())) return false;
+  await spot.first().click();
+  const buttons = page.locator(".chooser button.choice");
+  const texts = await buttons.allTextContents();
+  const pictures = await page.locator(".chooser button.choice .mini-tile").count();
+  if (!texts.length || !texts.every((t) => t.startsWith("rotated")) || pictures !== texts.length)
+    failures.push(`${game}: after a spot, the chooser offered ${JSON.stringify(texts)} with ${pictures} tile previews`);
+  return true;
+}
+
 async function play(game, players) {
   const started = Date.now();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -220,10 +251,14 @@ async function play(game, players) {
   let idleSince = Date.now();
   let reloaded = false;
   let restarted = false;
+  // The choices made on the board, checked once each game: they must work by clicking.
+  let onBoard = game === "wingspan" ? "hand" : game === "undertheleaves" ? "rotation" : "";
   while (clicks < MAX_CLICKS) {
+    if (onBoard === "hand" && (await keepStartingBirds(game, page).catch(() => false))) onBoard = "";
+    if (onBoard === "rotation" && (await previewRotation(game, page).catch(() => false))) onBoard = "";
     if (await page.locator(".scoreboard.final").count()) break;
     const notice = (await page.locator(".notice").allTextContents()).join(" ").trim();
-    if (notice && !/Someone moved|no longer on offer|reconnecting/.test(notice) && !notice.startsWith("The server")) {
+    if (notice && !/Someone moved|no longer on offer|reconnecting|Not sent yet/.test(notice) && !notice.startsWith("The server")) {
       failures.push(`${game}: notice "${notice}"`);
       break;
     }
@@ -233,7 +268,6 @@ async function play(game, players) {
       await noSecrets(game, spectator, "mid-game");
       await page.screenshot({ path: join(args.out, `${game}-mid.png`) });
       await spectator.screenshot({ path: join(args.out, `${game}-mid-spectator.png`) });
-      if (args.updateDocs) copyFileSync(join(args.out, `${game}-mid.png`), join(DOCS, `${game}.png`));
       await page.reload();
       await page.waitForSelector(".board");
     }
@@ -268,6 +302,7 @@ async function play(game, players) {
   const categories = await checkScoreBoard(game, page, gameId);
   if (errors.length) failures.push(`${game}: page errors: ${errors.join("; ")}`);
   if (args.restart === game && !restarted) failures.push(`${game}: ended before the restart (${clicks} clicks)`);
+  if (onBoard) failures.push(`${game}: never offered the ${onBoard} choice on the board`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${game}: ${clicks} clicks in ${seconds} s, ${categories} score categories, reloaded ${reloaded}, restarted ${restarted}`);
   await context.close();

@@ -4,11 +4,14 @@
  * for them, hidden information is absent for spectators, and the parts are
  * labelled for screen readers.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { renderGame } from "../src/game/render.js";
 import type { GameModel } from "../src/game/model.js";
 import { GAMES, type GameName } from "../src/registry.js";
 import { positions, raw, recorded } from "./fixtures.js";
+
+// Most tests draw every recorded position of a game (a few hundred boards in all): allow for a loaded machine.
+vi.setConfig({ testTimeout: 30000 });
 
 const noop = { pickTarget: () => {}, pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} };
 
@@ -241,8 +244,7 @@ describe("Under the Leaves board", () => {
 });
 
 describe("Sky Garden board", () => {
-  // Every recorded position is drawn: allow for a loaded machine.
-  it("shows funds, the track and standby, milestones and each aviary's areas with trees, lakes and nests", { timeout: 20000 }, () => {
+  it("shows funds, the track and standby, milestones and each aviary's areas with trees, lakes and nests", () => {
     const features = new Set<string>();
     for (const p of positions("skygarden")) {
       const model = recorded("skygarden", p);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { choicesOf, narrow, nextSteps } from "../src/choose/choices.js";
-import { decided, openChoices, pickStep, pickTarget, type ChooserState } from "../src/choose/panel.js";
+import { decided, openChoices, pickStep, pickTarget, togglePick, type ChooserState } from "../src/choose/panel.js";
 import { renderGame } from "../src/game/render.js";
 import { recorded } from "./fixtures.js";
 import { namingOf } from "../src/choose/naming.js";
@@ -77,5 +77,53 @@ describe("multi-step choices", () => {
       { target: () => undefined },
     );
     expect(choices[0]!.steps).toEqual(["Decline", "Decline"]);
+  });
+});
+
+describe("choices made on the board", () => {
+  const noop = { pickTarget: () => {}, pickStep: () => {}, back: () => {}, togglePick: () => {}, send: () => {} };
+
+  it("picks Wingspan's starting birds by clicking the cards, never from a list of every set", () => {
+    let model = recorded("wingspan", "2p-start");
+    const sent: string[] = [];
+    const draw = () =>
+      renderGame(model, {
+        ...noop,
+        togglePick: (key) => {
+          model = { ...model, chooser: togglePick(model.chooser!, key) };
+        },
+        send: (c) => sent.push(c.label),
+      });
+    let el = draw();
+    const cards = [...el.querySelectorAll<HTMLElement>(".setup .bird-card")];
+    expect(cards).toHaveLength(5);
+    // Every dealt bird is a toggle button; the chooser lists no combination.
+    for (const card of cards) expect(card.getAttribute("aria-pressed"), card.getAttribute("aria-label")!).toBe("false");
+    expect([...el.querySelectorAll(".chooser button.choice")].map((b) => b.textContent)).toEqual(["Keep no birds"]);
+    cards[0]!.click();
+    el = draw();
+    el.querySelectorAll<HTMLElement>(".setup .bird-card")[3]!.click();
+    el = draw();
+    const picked = [...el.querySelectorAll<HTMLElement>(".setup .bird-card[aria-pressed=true]")].map((c) => c.getAttribute("aria-label")!.split(" — ")[0]);
+    expect(picked).toHaveLength(2);
+    const confirm = el.querySelector<HTMLButtonElement>(".chooser button.confirm")!;
+    expect(confirm.disabled).toBe(false);
+    for (const name of picked) expect(confirm.textContent).toContain(name);
+    confirm.click();
+    expect(sent).toEqual([confirm.textContent]);
+  });
+
+  it("keeps Sky Garden's free actions off the board, folded apart from what advances the turn", () => {
+    const model = recorded("skygarden", "1p-wide");
+    const el = renderGame(model, noop);
+    const free = model.chooser!.choices.filter((c) => c.free);
+    expect(free.map((c) => c.kind).sort()).toEqual(["refill_lake", "tree_to_forest"]);
+    expect(free.every((c) => c.target === undefined)).toBe(true);
+    const folded = el.querySelector("details.free-actions")!;
+    expect(folded.hasAttribute("open")).toBe(false);
+    expect(folded.querySelectorAll("button.choice")).toHaveLength(free.length);
+    // Only the track and standby (the move) are highlighted.
+    const targets = new Set([...el.querySelectorAll<HTMLElement>("[data-target].target")].map((t) => t.dataset.target!.split(":")[0]));
+    expect([...targets].sort()).toEqual(["standby", "track"]);
   });
 });

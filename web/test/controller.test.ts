@@ -38,6 +38,10 @@ interface Scripted {
   calls: string[];
   watches: { fromVersion: bigint; includeView: boolean; includeLegal: boolean; token?: string }[];
   failNextApply?: ConnectError;
+  /** Errors the next Apply calls fail with, one each. */
+  failApplies: ConnectError[];
+  /** GetState fails with this, when set. */
+  failGetState?: ConnectError;
   /** The position whose score board Score answers (default: the opening one). */
   scoreAt?: string;
   /** Send an item on the open stream; "end" closes it (as the server's connection age does). */
@@ -63,6 +67,7 @@ function scripted(game: GameName, position: string): Scripted {
   let wake: (() => void) | undefined;
   const out: Scripted = {
     applied: [],
+    failApplies: [],
     calls: [],
     watches: [],
     client: undefined as never,
@@ -82,6 +87,7 @@ function scripted(game: GameName, position: string): Scripted {
   const client = {
     async getState() {
       out.calls.push("getState");
+      if (out.failGetState) throw out.failGetState;
       return here.state;
     },
     async legal() {
@@ -102,6 +108,8 @@ function scripted(game: GameName, position: string): Scripted {
     async apply(req: { expectedVersion: bigint; requestId: string; choice: { value: number } }, o?: { headers?: Record<string, string> }) {
       out.calls.push("apply");
       out.applied.push({ expectedVersion: req.expectedVersion, actionId: req.choice.value, requestId: req.requestId, token: o?.headers?.["x-seat-token"] });
+      const failure = out.failApplies.shift();
+      if (failure) throw failure;
       if (out.failNextApply) {
         const err = out.failNextApply;
         out.failNextApply = undefined;
@@ -147,11 +155,12 @@ beforeEach(() => {
 });
 afterEach(() => page?.stop());
 
-function open(game: GameName, position: string, spectate = false): Scripted {
+function open(game: GameName, position: string, spectate = false, sleep: (ms: number) => Promise<void> = async () => {}, prepare?: (s: Scripted) => void): Scripted {
   const s = scripted(game, position);
+  prepare?.(s);
   const state = raw(game, position).state as { gameId: string };
   remember({ game, gameId: state.gameId, seats: [{ seat: 0, token: "tok-0", player: "you" }], players: 2, createdMs: 0, openedMs: 0 });
-  page = new GameController(document.getElementById("app")!, game, state.gameId, spectate, s.client, { sleep: async () => {} });
+  page = new GameController(document.getElementById("app")!, game, state.gameId, spectate, s.client, { sleep });
   void page.start();
   return s;
 }
@@ -231,6 +240,44 @@ describe("game page", () => {
     expect(count(s, "legal")).toBe(1);
     expect(count(s, "getState")).toBe(1);
     expect(document.querySelectorAll(".chooser button.choice").length).toBeGreaterThan(0);
+  });
+
+  it("keeps sending a move while the storage is away, saying it is not sent yet, and sends it once with one request id", async () => {
+    const notices: string[] = [];
+    const s = open("birdscaping", "2p-wide", false, async () => {
+      notices.push(document.querySelector(".notice")!.textContent ?? "");
+      notices.push(document.querySelector(".chooser")!.textContent ?? "");
+    });
+    await settle();
+    const away = () =>
+      new ConnectError("store", Code.Unavailable, undefined, [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "ERROR_REASON_STORE_UNAVAILABLE" }) }]);
+    // More failures than any fixed number of retries: the page keeps going while the choice is current.
+    s.failApplies.push(away(), away(), away(), away(), away(), away());
+    [...document.querySelectorAll<HTMLButtonElement>(".chooser button.choice")].find((b) => b.textContent === "Draw card")!.click();
+    await settle();
+    expect(s.applied).toHaveLength(7);
+    expect(new Set(s.applied.map((a) => a.requestId)).size).toBe(1);
+    expect(notices[0]).toMatch(/^Not sent yet: .+ The server cannot reach its storage/);
+    expect(notices[1]).toMatch(/^Sending your move/);
+    expect(page!.state.pending).toBeUndefined();
+    expect(document.querySelector(".notice")!.textContent).toBe("");
+  });
+
+  it("says live only once the stream brought an event", async () => {
+    open("wingspan", "2p-mid");
+    expect(document.querySelector(".connection")!.textContent).toBe("connecting…");
+    await settle();
+    expect(document.querySelector(".connection")!.textContent).toBe("live");
+  });
+
+  it("says plainly that live updates stopped and how to go on when the game cannot be followed", async () => {
+    open("wingspan", "2p-mid", false, async () => {}, (s) => {
+      s.failGetState = new ConnectError("gone", Code.NotFound, undefined, [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "ERROR_REASON_GAME_NOT_FOUND" }) }]);
+    });
+    await settle();
+    expect(document.querySelector(".connection")!.textContent).toBe("not connected");
+    expect(document.querySelector(".notice")!.textContent).toMatch(/does not exist.*Live updates have stopped: reload the page/);
+    expect(document.querySelector("button.reload")).not.toBeNull();
   });
 
   it("guides a multi-step choice one step at a time before sending it", async () => {

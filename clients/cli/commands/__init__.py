@@ -8,12 +8,14 @@ from clients.cli.commands.play import cmd_new, cmd_play, cmd_watch
 from clients.cli.commands.queue import cmd_leaderboard, cmd_queue
 from clients.cli.commands.stack import cmd_down, cmd_games, cmd_up
 from clients.cli.commands.tournament import cmd_tournament
+from clients.cli.login import cmd_login
 
 __all__ = [
     "cmd_bots",
     "cmd_down",
     "cmd_games",
     "cmd_leaderboard",
+    "cmd_login",
     "cmd_new",
     "cmd_play",
     "cmd_queue",

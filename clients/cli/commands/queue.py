@@ -18,6 +18,7 @@ from rich.table import Table
 from clients import registry, sessions
 from clients.cli.commands.common import CALL_TIMEOUT, game_info, notice
 from clients.cli.interactive import InteractivePlayer
+from clients.cli.login import identity_channel, stored_player
 from clients.registry import ServiceInfo
 from clients.rpc import CliError, Exit, Retry, channel, explain, retryable
 
@@ -28,7 +29,7 @@ def cmd_queue(args: Namespace, console: Console) -> int:
     mm = registry.MATCHMAKER
     address = mm.address(args.matchmaker)
     pb = mm.messages()
-    player = args.player or os.environ.get("USER") or "player"
+    player = args.player or stored_player() or os.environ.get("USER") or "player"
     party = [pb.Player(player_id=player, name=args.name or player)]
     party += [pb.Player(player_id=p.strip()) for p in args.party.split(",") if p.strip()]
     counts = queue_counts(info, args.players, len(party))
@@ -44,7 +45,7 @@ def cmd_queue(args: Namespace, console: Console) -> int:
             kind=pb.BOT_KIND_GREEDY if args.bots == "greedy" else pb.BOT_KIND_RANDOM,
         ),
     )
-    ch = channel(address)
+    ch = identity_channel(address)  # the `roost login` identity, when there is one
     stub = mm.stub(ch)
     # The same ticket id makes a retried Enqueue harmless.
     reply = Retry("matchmaker", address, notify=notice).call(

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from clients.cli.render.common import seat_text
 from clients.cli.render.generic import cell_map, cells_of, maps_of, panel_of
 from clients.cli.render.scores import (
     actions,
@@ -37,6 +38,7 @@ __all__ = [
     "outcome",
     "panel_of",
     "scoreboard",
+    "seat_text",
     "solo_facts",
     "solo_line",
 ]

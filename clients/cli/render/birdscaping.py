@@ -175,7 +175,8 @@ def render(
     names: dict[int, str] | None = None,
     legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table (see the module docstring), your seat first."""
+    """The whole table (see the module docstring): the shared cards first, then the other
+    seats, yours and your hand last, just above the prompt."""
     names = names or {}
     cards = _cards(catalogue)
     me = viewer(view)
@@ -183,15 +184,7 @@ def render(
     payment = _payment(view, cards)
     if payment is not None:
         parts.append(payment)
-    seats = sorted(view.seats, key=lambda s: (s.seat != me, s.seat))
-    parts.append(side_by_side([_seat(s, view, cards, names) for s in seats], width, each=64))
-    if view.solo:
-        ai = _row_text((_Placed(c) for c in view.ai_column), cards)
-        parts.append(panel(ai, "AI column", f"AI score: {view.ai_score}"))
-    for seat in seats:
-        if seat.hand:
-            whose = "Your hand" if seat.seat == me else f"Hand of {seat_text(seat.seat, names)}"
-            parts.append(card_list(whose, seat.hand, cards, f"limit {seat.hand_limit}"))
+    seats = sorted(view.seats, key=lambda s: (s.seat == me, s.seat))
     if view.draft_packet:
         parts.append(card_list("Draft packet", view.draft_packet, cards, f"pick {view.draft_pick}"))
     if view.offer:
@@ -205,6 +198,14 @@ def render(
         parts.append(Text(f"Discard pile: {len(view.discard_pile)} cards, top: {top}"))
     for said in view.announcements:
         parts.append(Text(f"Announced (round {said.round}): {said.text}", style="dim"))
+    if view.solo:
+        ai = _row_text((_Placed(c) for c in view.ai_column), cards)
+        parts.append(panel(ai, "AI column", f"AI score: {view.ai_score}"))
+    parts.append(side_by_side([_seat(s, view, cards, names) for s in seats], width, each=64))
+    for seat in seats:
+        if seat.hand:
+            whose = "Your hand" if seat.seat == me else f"Hand of {seat_text(seat.seat, names)}"
+            parts.append(card_list(whose, seat.hand, cards, f"limit {seat.hand_limit}"))
     return Group(*parts)
 
 

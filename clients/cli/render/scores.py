@@ -9,6 +9,7 @@ Solo (``ScoreBoard.solo``): a game is won or lost as the service says; the AI's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,6 +17,8 @@ from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from clients.cli.render.common import seat_text
 
 
 def title(name: str) -> str:
@@ -87,7 +90,7 @@ def _outcome(board: Any, names: dict[int, str] | None, seat: int | None) -> Text
     names = names or {}
     if board.HasField("solo"):
         player = board.seats[0].seat if board.seats else 0
-        who = "you" if seat == player else names.get(player) or f"seat {player}"
+        who = "you" if seat == player else seat_text(player, names)
         facts = solo_facts(board)
         if board.solo.won:
             verdict = Text.from_markup(f"[bold green]Game over: {who} won![/bold green]")
@@ -96,17 +99,20 @@ def _outcome(board: Any, names: dict[int, str] | None, seat: int | None) -> Text
         return verdict + (f" — {facts}." if facts else ".")
     if seat is not None and seat in board.winners:
         return Text.from_markup("[bold green]Game over: you won![/bold green]")
-    winners = ", ".join(names.get(w) or f"seat {w}" for w in board.winners)
+    winners = ", ".join(seat_text(w, names) for w in board.winners)
     return Text.from_markup("[bold]Game over.[/bold] ") + (
         f"Winner: {winners}" if winners else "No winner."
     )
 
 
-def scoreboard(board: Any, names: dict[int, str] | None = None) -> RenderableType:
+def scoreboard(
+    board: Any, names: dict[int, str] | None = None, *, solo: bool = True
+) -> RenderableType:
     """The common ScoreBoard as a table: one row per category (then the total and the
     rank), one column per seat (a winner marked ``*`` once final), so it fits 80
     columns however many categories a game has; a solo game's standing against the AI
-    or the targets (:func:`solo_line`) follows it."""
+    or the targets (:func:`solo_line`) follows it unless ``solo`` is False (the end
+    screen, whose :func:`outcome` line says it: the result is printed once)."""
     names = names or {}
     categories: list[str] = []
     for seat in board.seats:
@@ -118,7 +124,7 @@ def scoreboard(board: Any, names: dict[int, str] | None = None) -> RenderableTyp
     table.add_column("")
     for seat in board.seats:
         winner = " *" if seat.seat in board.winners and board.final else ""
-        name = names.get(seat.seat) or f"seat {seat.seat}"
+        name = seat_text(seat.seat, names)
         table.add_column(f"{name}{winner}", justify="right")
     points = [{c.name: c.points for c in seat.categories} for seat in board.seats]
     for c in categories:
@@ -129,8 +135,8 @@ def scoreboard(board: Any, names: dict[int, str] | None = None) -> RenderableTyp
     )
     if len(board.seats) > 1:  # a solo game's result is the line below, not a rank of one
         table.add_row("Rank", *[str(s.rank or "") for s in board.seats])
-    solo = solo_line(board)
-    return Group(table, Text(solo)) if solo else table
+    line = solo_line(board) if solo else ""
+    return Group(table, Text(line)) if line else table
 
 
 def actions(items: Iterable[Any]) -> Table:
@@ -144,11 +150,16 @@ def actions(items: Iterable[Any]) -> Table:
     return table
 
 
-def event_line(event: Any, names: dict[int, str] | None = None) -> Text:
-    """One log event as a line."""
-    names = names or {}
-    who = "game" if event.seat < 0 else names.get(event.seat, f"seat {event.seat}")
+def event_line(event: Any, names: dict[int, str] | None = None, viewer: int | None = None) -> Text:
+    """One log event as a line, for ``viewer`` (None: a spectator). The label is written
+    for the seat that moved ("into your wetland"); read by anyone else, "your" becomes
+    that seat's name ("into Bo's wetland")."""
+    who = "game" if event.seat < 0 else seat_text(event.seat, names)
+    label = event.label
+    if event.seat >= 0 and event.seat != viewer:
+        label = re.sub(r"\byour\b", f"{who}'s", label)
+        label = re.sub(r"\bYour\b", f"{who}'s", label)
     text = Text(f"v{event.version:<4} ", style="dim")
     text.append(f"{who}: ", style="bold")
-    text.append(event.label)
+    text.append(label)
     return text

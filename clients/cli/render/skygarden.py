@@ -90,7 +90,8 @@ def _lucy(view: Any) -> str | None:
     lucy = view.lucy
     if not lucy.present:
         return None
-    where = f"standby slot {lucy.standby_slot}" if lucy.standby_slot >= 0 else f"space {lucy.space}"
+    standby = lucy.standby_slot
+    where = f"standby slot {standby + 1}" if standby >= 0 else f"space {lucy.space}"
     return where + (" (round finished)" if lucy.finished_round else "")
 
 
@@ -166,13 +167,16 @@ def _birdcage(view: Any, names: dict[int, str]) -> RenderableType:
     out = table("slot", "milestone", "claimed by", wrap=("milestone",))
     for slot in view.birdcage:
         who = ", ".join(seat_text(s, names) for s in slot.claimed_by) or NOBODY
-        out.add_row(str(slot.slot), f"{slot.tile}: {slot.condition}", who)
+        # Numbered from 1, as the milestone actions' labels say ("in slot 3").
+        out.add_row(str(slot.slot + 1), f"{slot.tile}: {slot.condition}", who)
     lines = table("line", "slots", "early bonus", "bonus", wrap=("early bonus", "bonus"))
     for line in view.line_bonuses:
         early = line.early_bonus or NOBODY
         if line.early_bonus and not line.early_available:
             early += " (taken)"
-        lines.add_row(line.line, " ".join(str(s) for s in line.slots), early, line.regular_bonus)
+        lines.add_row(
+            line.line, " ".join(str(s + 1) for s in line.slots), early, line.regular_bonus
+        )
     return panel(Group(out, lines), "Birdcage (milestones)")
 
 
@@ -245,11 +249,11 @@ def render(
     names: dict[int, str] | None = None,
     legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table (see the module docstring), your aviary first."""
+    """The whole table (see the module docstring), your aviary last, just above the prompt."""
     names = names or {}
     birds = _birds(catalogue)
     me = viewer(view)
-    seats = sorted(view.seats, key=lambda s: (s.seat != me, s.seat))
+    seats = sorted(view.seats, key=lambda s: (s.seat == me, s.seat))
     return Group(
         panel(_turn(view, birds, names), "Sky Garden"),
         _track(view, birds, names),

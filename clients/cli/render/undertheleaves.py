@@ -237,8 +237,8 @@ def render(
     names: dict[int, str] | None = None,
     legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table: turn, market, dweller cards and every garden (yours first, with
-    the spots of ``legal`` tile placements marked ``+``)."""
+    """The whole table: turn, market, dweller cards, the legend and every garden (yours
+    last, just above the prompt, with the spots of ``legal`` tile placements marked ``+``)."""
     names = names or {}
     me = viewer(view)
     spots = frozenset(
@@ -246,7 +246,7 @@ def render(
         for a in legal
         if a.action.WhichOneof("kind") == "place_tile"
     )
-    gardens = sorted(view.gardens, key=lambda g: (g.seat != me, g.seat))
+    gardens = sorted(view.gardens, key=lambda g: (g.seat == me, g.seat))
     mine = {g.seat: spots if g.seat == me else frozenset() for g in gardens}
     maps = [_garden(g, view, names, mine[g.seat]) for g in gardens]
     widest = max((map_width(g, mine[g.seat]) for g in gardens), default=40) + 4
@@ -254,8 +254,8 @@ def render(
         panel(_turn(view, names), "Under the Leaves"),
         _market(view),
         _dwellers(view, catalogue),
-        side_by_side(maps, width, each=max(widest, 56)),
         Text(LEGEND + (OPTIONS_LEGEND if dweller_options(view) else ""), style="dim"),
+        side_by_side(maps, width, each=max(widest, 56)),
     )
 
 

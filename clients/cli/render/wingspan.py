@@ -207,26 +207,27 @@ def render(
     names: dict[int, str] | None = None,
     legal: Sequence[Any] = (),
 ) -> RenderableType:
-    """The whole table (see the module docstring), your mat first."""
+    """The whole table (see the module docstring): the shared table first, the other
+    players' mats, then yours with your hand and setup cards last, just above the prompt."""
     names = names or {}
     birds = _birds(catalogue)
     me = viewer(view)
-    players = sorted(view.players, key=lambda p: (p.seat != me, p.seat))
+    players = sorted(view.players, key=lambda p: (p.seat == me, p.seat))
     parts: list[RenderableType] = [panel(_table(view, birds, names), "Wingspan")]
     mine = next((p for p in players if p.seat == me), None)
+    parts.append(card_list("Tray", view.tray, birds))
+    parts.append(_goals(view, names))
+    if view.draft:
+        parts.append(card_list("Draft", view.draft, birds))
+    parts.append(side_by_side([_player(p, view, names) for p in players], width, each=90))
     if mine is not None and mine.setup_birds:
         parts.append(card_list("Setup: birds dealt to you", mine.setup_birds, birds))
     if mine is not None and (mine.setup_bonus_cards or mine.bonus_offer):
         parts.append(
             _bonus_cards("Bonus cards to choose from", [*mine.setup_bonus_cards, *mine.bonus_offer])
         )
-    if view.draft:
-        parts.append(card_list("Draft", view.draft, birds))
     if mine is not None and mine.hand:
         parts.append(card_list("Your hand", mine.hand, birds, f"{len(mine.hand)} cards"))
-    parts.append(card_list("Tray", view.tray, birds))
-    parts.append(_goals(view, names))
-    parts.append(side_by_side([_player(p, view, names) for p in players], width, each=90))
     return Group(*parts)
 
 

@@ -100,6 +100,7 @@ function trackSpace(input: Input, space: TrackSpace, name: (b: string) => string
     },
     h("span", { class: "space-no", "aria-hidden": "true" }, String(space.space ?? "?")),
     picture,
+    chip && !chip.faceDown && chip.kind !== ChipKind.ROUND && h("span", { class: "chip-name", "aria-hidden": "true" }, chip.kind === ChipKind.ADVERTISEMENT ? "ad / special" : chipText),
     space.icons.length > 0 && h("span", { class: "space-icons", "aria-hidden": "true" }, space.icons.map(iconPart)),
     who.map((w) => h("span", { class: `pawn${w === "Lucy" ? " lucy" : ""}`, "aria-hidden": "true" }, w)),
   );

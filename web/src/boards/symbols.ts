@@ -70,7 +70,10 @@ const SYMBOLS: Record<string, { label: string; svg: string }> = {
   hawk: { label: "Hawk", svg: bird("#8a5a2e", "#e8c547") },
   flamingo: { label: "Flamingo", svg: bird("#ef8aa6", "#333") },
   toucan: { label: "Toucan", svg: bird("#2a2a2a", "#f08a24") },
-  swan: { label: "Swan", svg: bird("#ffffff", "#f08a24") },
+  swan: {
+    label: "Swan",
+    svg: '<path d="M3 17c0-3 3-5 7-5h5c0-3-1-5-1-8 0-2 3-2 4 0l3 1-3 1c-1 2 0 5 0 8 0 5-4 7-8 7-4 0-7-1-7-4z" fill="#fff" stroke="#333" stroke-width="1"/><circle cx="17" cy="4" r=".9" fill="#111"/>',
+  },
   special: { label: "special bird", svg: bird("#7b5fb0", "#e8c547") },
   tree: { label: "tree", svg: '<circle cx="12" cy="9" r="7" fill="#4d8a3a"/><rect x="10.8" y="14" width="2.4" height="8" fill="#6b4a2a"/>' },
   lake: { label: "lake", svg: '<ellipse cx="12" cy="14" rx="9" ry="6" fill="#6fb1de"/><path d="M7 13c2-1 3 1 5 0" stroke="#fff" stroke-width="1.2" fill="none"/>' },

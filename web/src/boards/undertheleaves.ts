@@ -209,7 +209,7 @@ export function renderUnderTheLeaves(input: Input): HTMLElement {
         "div",
         { class: "market-tiles", role: "list" },
         v.market.map((m) =>
-          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market ${m.slot !== undefined ? `slot ${m.slot + 1}` : "tile"}, tile ${m.tile}: ${spaceWords(m.spaces)}`, keyOf("market", m.slot)), h("small", {}, `slot ${(m.slot ?? 0) + 1}`)),
+          h("div", { class: "market-slot", role: "listitem" }, miniTile(m.spaces, `market ${m.slot !== undefined ? `slot ${m.slot}` : "tile"}, tile ${m.tile}: ${spaceWords(m.spaces)}`, keyOf("market", m.slot)), h("small", {}, `slot ${m.slot ?? "?"}`)),
         ),
       ),
       h("p", {}, stat("Tiles in the bag", v.bagCount)),

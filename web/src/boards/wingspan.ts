@@ -267,7 +267,7 @@ function table(input: Input, birds: Map<number, CatalogueBird>): HTMLElement {
           return h(
             "span",
             { class: `die die-${faces.join("-")}`, role: "listitem", "data-target": `die:${DieFace[face]}`, "aria-label": `die showing ${faces.join(" or ")}` },
-            faces.map((f) => hide(symbol(f, f, faces.length > 1 ? 20 : 28))),
+            faces.map((f) => hide(symbol(f, f, faces.length > 1 ? 17 : 28))),
           );
         }),
       ),

@@ -31,6 +31,9 @@ import { renderGame } from "./render.js";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
+/** What the page says when it has stopped following the game. */
+export const STOPPED = "Live updates have stopped: reload the page to try again.";
+
 /** True once a game takes no more decisions (finished, or aborted before every first decision). */
 function isOver(status: GameStatus): boolean {
   return status === GameStatus.FINISHED || status === GameStatus.ABORTED;
@@ -68,7 +71,7 @@ export class GameController {
       finished: false,
       toAct: [],
       log: [],
-      connection: "offline",
+      connection: "connecting",
     };
     touch(gameId);
   }
@@ -80,14 +83,21 @@ export class GameController {
       await this.retrying(() => this.load());
       if (this.model.connection === "reconnecting") this.update({ notice: undefined });
       const kit = kitOf(this.model.game);
-      const cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
+      let cat: Message | undefined;
+      await this.retrying(async () => {
+        cat = await catalogue(this.model.game, kit.schemas.catalogue as GenMessage<Message>, this.client);
+      });
       const since = this.model.version > 30n ? this.model.version - 30n : 0n;
-      const log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: since, limit: 30 }, asSeat(this.token));
-      this.update({ catalogue: cat, log: log.entries.flatMap((e) => (e.event ? [e.event] : [])).slice(-30) });
+      let log: Awaited<ReturnType<GameClient["getLog"]>> | undefined;
+      await this.retrying(async () => {
+        log = await this.client.getLog({ gameId: this.model.gameId, fromVersion: since, limit: 30 }, asSeat(this.token));
+      });
+      this.update({ catalogue: cat, log: log!.entries.flatMap((e) => (e.event ? [e.event] : [])).slice(-30) });
       if (this.model.finished) await this.finish();
       else await this.follow();
     } catch (err) {
-      if (!this.abort.signal.aborted) this.update({ notice: explain(err), connection: "offline" });
+      // Nothing more will arrive by itself: say so, and what to do.
+      if (!this.abort.signal.aborted) this.update({ notice: `${explain(err)} ${STOPPED}`, connection: "offline" });
     }
   }
 
@@ -179,10 +189,13 @@ export class GameController {
     const from = this.model.version > 0n ? this.model.version - 1n : 0n;
     const stream = watchGame(this.client, this.model.gameId, this.token, from, this.abort.signal, {
       ...this.watchHooks,
-      onStatus: (connection) => connection !== this.model.connection && this.update({ connection }),
+      // "live" is said only once the stream has brought an event (it starts one version
+      // back, so the first comes at once): an attempt under way is still "reconnecting".
+      onStatus: (connection) => connection === "reconnecting" && connection !== this.model.connection && this.update({ connection }),
     });
     const me = this.model.viewerSeat;
     for await (const { event, view, legal } of stream) {
+      if (this.model.connection !== "live") this.update({ connection: "live", notice: this.model.pending ? this.model.notice : undefined });
       const fresh = event.version > this.model.version;
       this.model.log = appendLog(this.model.log, event);
       const seat = seatOf(event.seat);
@@ -231,13 +244,22 @@ export class GameController {
     void this.send(choice.id);
   }
 
+  /**
+   * Send a choice. A failure that may pass (storage or server unavailable,
+   * overloaded, restarting) is retried with the same request id (applied at
+   * most once) for as long as the choice is still the current one, with the
+   * page saying the move is not sent yet; it is never dropped in silence. A
+   * refused choice is explained and the legal actions read again.
+   */
   private async send(actionId: number): Promise<void> {
     if (this.sending || this.model.choiceVersion === undefined) return;
     this.sending = true;
     const id = requestId();
     const expectedVersion = this.model.choiceVersion;
+    const label = this.model.chooser?.choices.find((c) => c.id === actionId)?.label ?? "your move";
+    this.update({ pending: label });
     try {
-      for (let attempt = 0; ; attempt++) {
+      for (let attempt = 0; !this.abort.signal.aborted; attempt++) {
         try {
           const reply = await this.client.apply(
             { gameId: this.model.gameId, expectedVersion, requestId: id, choice: { case: "actionId", value: actionId } },
@@ -247,8 +269,8 @@ export class GameController {
           // and may bring them before this reply: those are kept.
           const answered = this.model.choiceVersion === expectedVersion;
           const change: Partial<GameModel> = answered
-            ? { chooser: undefined, choiceVersion: undefined, notice: undefined }
-            : { notice: undefined };
+            ? { chooser: undefined, choiceVersion: undefined, notice: undefined, pending: undefined }
+            : { notice: undefined, pending: undefined };
           if (reply.version > this.model.version) {
             Object.assign(change, { version: reply.version, toAct: reply.toAct });
             if (reply.view) change.view = reply.view;
@@ -256,18 +278,22 @@ export class GameController {
           this.update(change);
           break;
         } catch (err) {
+          if (this.abort.signal.aborted) break;
           // The same request id makes a retry safe: the server applies it once.
-          if (retryable(err) && attempt < 4) {
-            await new Promise((r) => setTimeout(r, 300 * 2 ** attempt));
+          if (retryable(err) && this.model.choiceVersion === expectedVersion) {
+            const wait = Math.min(300 * 2 ** attempt, 8000);
+            this.update({ notice: `Not sent yet: ${label}. ${explain(err)} Trying again in ${Math.ceil(wait / 1000)} s.` });
+            await (this.watchHooks.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
             continue;
           }
-          this.update({ notice: explain(err) });
-          if (REREAD.has(decodeError(err).reason)) await this.reread();
+          this.update({ notice: explain(err), pending: undefined });
+          if (REREAD.has(decodeError(err).reason) || retryable(err)) await this.reread();
           break;
         }
       }
     } finally {
       this.sending = false;
+      if (this.model.pending) this.update({ pending: undefined });
     }
   }
 }

@@ -31,9 +31,12 @@ export interface GameModel {
   /** When `clock` arrived, in this browser's milliseconds (the countdown's start). */
   clockAt?: number;
   log: Event[];
+  /** The label of a move being sent (until the server has it): shown, so a move is never unsent in silence. */
+  pending?: string;
   /** A sentence about the last failed call (illegal or stale choice, lost connection). */
   notice?: string;
-  connection: "live" | "reconnecting" | "offline" | "fixture";
+  /** "connecting" until the first event, "live" while the stream brings events, "offline" once it gave up. */
+  connection: "connecting" | "live" | "reconnecting" | "offline" | "fixture";
 }
 
 /** Keep the last `keep` events of a log, without duplicates by version. */

@@ -34,6 +34,15 @@ function endingLine(model: GameModel): HTMLElement | false {
   return h("p", { class: "ending" }, how ? `The game ${how}.` : "", left ? ` Left: ${left}.` : "");
 }
 
+/** What the live indicator says: only what is true now. */
+const CONNECTION_WORDS: Record<GameModel["connection"], string> = {
+  connecting: "connecting…",
+  live: "live",
+  reconnecting: "reconnecting…",
+  offline: "not connected",
+  fixture: "fixture",
+};
+
 export interface GameActions {
   pickTarget(key: string): void;
   pickStep(step: string): void;
@@ -64,7 +73,8 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       {},
       spectator ? "Watching as a spectator" : `Playing as ${seatName(model.seats, model.viewerSeat)}`,
       " · ",
-      h("span", { class: `connection ${model.connection}`, role: "status" }, model.connection),
+      h("span", { class: `connection ${model.connection}`, role: "status" }, CONNECTION_WORDS[model.connection]),
+      model.connection === "offline" && [" ", h("button", { type: "button", class: "reload", onclick: () => location.reload() }, "Reload")],
       " · ",
       model.finished ? "game over" : model.toAct.length ? `to act: ${model.toAct.map((s) => seatName(model.seats, s)).join(", ")}` : "",
       " · ",
@@ -92,7 +102,9 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
   } else {
     board = h("p", { class: "loading" }, "Loading the board…");
   }
-  const chooser = model.chooser
+  const chooser = model.pending
+    ? h("section", { class: "chooser sending", "aria-label": "Your choices", "aria-busy": "true" }, h("h2", {}, "Sending your move"), h("p", {}, model.pending), model.notice && h("p", { class: "hint" }, model.notice))
+    : model.chooser
     ? renderChooser(model.chooser, { step: actions.pickStep, back: actions.back, toggle: actions.togglePick, send: actions.send }, model.view && kit.preview ? (choices) => kit.preview!(model.view!, choices) : undefined)
     : !spectator && !model.finished
       ? h("section", { class: "chooser waiting", "aria-label": "Your choices" }, h("p", {}, "Waiting for the other players…"))
