@@ -99,6 +99,7 @@ service-protos: $(STAMP) $(REGISTRY)
 	$(PY) tools/gen_service_protos.py
 	$(PY) tools/gen_deploy.py
 	$(PY) tools/gen_web_registry.py
+	$(PY) tools/gen_ts_services.py
 
 # The web frontend (web/): npm dependencies installed only when the lockfile
 # changed, the static build in web/dist rebuilt only when its sources, the

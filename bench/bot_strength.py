@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,10 +48,12 @@ from services.core.redis_server import start_local_redis
 from services.registry import by_name
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Games with a solo mode worth reporting, and what a solo game is judged by.
+#: Games with a solo mode (the registry's min_players is 1), and what a solo
+#: game is judged by: a win by the game's own solo rule, which the registry's note names.
 SOLO = {
-    "birdscaping": "won: beat the AI's score",
-    "skygarden": "won: reached the first target (130 points; the second is 150)",
+    g["name"]: f"won by its solo rule ({g['note']})"
+    for g in tomllib.loads((ROOT / "protos/roost/games.toml").read_text(encoding="utf-8"))["games"]
+    if g["min_players"] == 1
 }
 #: The duels at 2 players, by name: (first kind, second kind, games flag).
 DUELS = {

@@ -39,6 +39,7 @@ from typing import Any
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from roost import games as registry_games
 from roost.common.v1 import common_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,12 +49,16 @@ from tests.harness import game_server, redis_url  # noqa: E402
 
 OUT = ROOT / "web" / "test" / "fixtures"
 
-#: Game name -> the player counts recorded (solo and multiplayer where the game has both).
+
+def _tables(low: int, high: int) -> tuple[int, ...]:
+    """The player counts recorded for a game: its fewest and most, and 2 between them."""
+    return tuple(sorted({low, high} | ({2} if low <= 2 <= high else set())))
+
+
+#: Game name -> the player counts recorded (solo and multiplayer where the game
+#: has both), for every game of the registry.
 TABLES: dict[str, tuple[int, ...]] = {
-    "wingspan": (2, 5),
-    "undertheleaves": (2, 4),
-    "skygarden": (1, 2, 4),
-    "birdscaping": (1, 2),
+    g.name: _tables(g.min_players, g.max_players) for g in registry_games.GAMES
 }
 
 

@@ -25,13 +25,15 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+from roost import games as registry_games
 
 from clients.ai.actions import ActionSpace
 from clients.ai.domains import action_space
 from clients.ai.observe import encoder_of
 from services.core.engine import Action, Engine
 
-GAMES = ("skygarden", "wingspan", "birdscaping", "undertheleaves")
+#: Every game of the registry (protos/roost/games.toml), in port order.
+GAMES = tuple(g.name for g in registry_games.GAMES)
 
 
 @cache

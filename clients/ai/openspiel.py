@@ -49,6 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyspiel
+from roost import games as registry_games
 
 from clients.ai.match import GAMES, Match, engine_of
 from clients.ai.openspiel_observer import RoostObserver
@@ -59,12 +60,8 @@ from services.core.engine import Rng
 SEEDS = 1 << 16
 #: OpenSpiel's bound on the length of a game (decisions); no game comes near it.
 MAX_GAME_LENGTH = 20_000
-TITLES = {
-    "skygarden": "Sky Garden",
-    "wingspan": "Wingspan",
-    "birdscaping": "Birdscaping",
-    "undertheleaves": "Under the Leaves",
-}
+#: Each game's title, from the registry.
+TITLES = {g.name: g.title for g in registry_games.GAMES}
 
 
 def game_type(game: str) -> pyspiel.GameType:

@@ -25,7 +25,7 @@
 //   timed            (only when named) the timed game of timedGame
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -50,15 +50,20 @@ function parseArgs(argv) {
 
 const args = parseArgs(process.argv.slice(2));
 const base = args.base;
-/** Players per game: small tables keep the run short. */
-const TABLES = { skygarden: 2, wingspan: 2, birdscaping: 1, undertheleaves: 2 };
+/**
+ * Every game of the registry, read from the generated web/src/registry.ts (its
+ * entries are one field per line): name, proto service (the Connect path's
+ * first part) and player counts.
+ */
+const REGISTRY = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "src", "registry.ts"), "utf8");
+const ENTRIES = [...REGISTRY.matchAll(/name: "(\w+)",\n.*\n\s+service: "([\w.]+)",\n.*\n\s+minPlayers: (\d+),\n\s+maxPlayers: (\d+),/g)].map(
+  ([, name, service, min, max]) => ({ name, service, min: Number(min), max: Number(max) }),
+);
+if (ENTRIES.length === 0) throw new Error("no games read from web/src/registry.ts");
+/** Players per game: small tables keep the run short (2 seats, or the solo table of a game for at most two). */
+const TABLES = Object.fromEntries(ENTRIES.map((g) => [g.name, g.max > 2 ? Math.max(2, g.min) : g.min]));
 /** Each game's proto service (the Connect path's first part). */
-const SERVICES = {
-  skygarden: "roost.skygarden.v1.SkyGarden",
-  wingspan: "roost.wingspan.v1.Wingspan",
-  birdscaping: "roost.birdscaping.v1.Birdscaping",
-  undertheleaves: "roost.undertheleaves.v1.UnderTheLeaves",
-};
+const SERVICES = Object.fromEntries(ENTRIES.map((g) => [g.name, g.service]));
 const MAX_CLICKS = 3000;
 /** The player's page is reloaded after this many clicks, a service restarted after RESTART_AT. */
 const RELOAD_AT = 8;

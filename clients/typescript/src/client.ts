@@ -17,8 +17,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { randomUUID } from "node:crypto";
-import { type CallOptions, type Transport, Code, createClient } from "@connectrpc/connect";
-import { Birdscaping } from "./gen/roost/birdscaping/v1/service_pb.js";
+import { type CallOptions, type Transport, Code } from "@connectrpc/connect";
 import {
   type ActionRef,
   type Event,
@@ -26,11 +25,9 @@ import {
   type ScoreBoard,
   type SeatCredential,
 } from "./gen/roost/common/v1/common_pb.js";
-import { SkyGarden } from "./gen/roost/skygarden/v1/service_pb.js";
-import { UnderTheLeaves } from "./gen/roost/undertheleaves/v1/service_pb.js";
-import { Wingspan } from "./gen/roost/wingspan/v1/service_pb.js";
 import { errorCode, isRetryable } from "./errors.js";
 import type { GameEntry } from "./registry.js";
+import { generatedClient } from "./services.js";
 
 /** The metadata key of a seat's token. */
 export const TOKEN_HEADER = "x-seat-token";
@@ -108,19 +105,14 @@ export interface GameRpc {
   ): AsyncIterable<{ event?: Event; legal: LegalChoice[] }>;
 }
 
-/** The generated client of the game named in `entry`, on `transport`. */
+/**
+ * The generated client of the game named in `entry`, on `transport` (the
+ * table in services.ts is generated from the registry: every game has one).
+ */
 export function connectGame(entry: GameEntry, transport: Transport): GameRpc {
-  switch (entry.typeName) {
-    case SkyGarden.typeName:
-      return createClient(SkyGarden, transport);
-    case Wingspan.typeName:
-      return createClient(Wingspan, transport);
-    case Birdscaping.typeName:
-      return createClient(Birdscaping, transport);
-    case UnderTheLeaves.typeName:
-      return createClient(UnderTheLeaves, transport);
-  }
-  throw new Error(`this client has no generated code for ${entry.typeName}`);
+  const client = generatedClient(entry.typeName, transport);
+  if (client === undefined) throw new Error(`this client has no generated code for ${entry.typeName}`);
+  return client;
 }
 
 /** Timing of calls: deadlines and retries. */

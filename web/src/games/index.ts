@@ -1,30 +1,19 @@
 /**
  * What the app knows about each game beyond the generic service shape: its
  * generated schemas (to decode recorded JSON and the catalogue), its board
- * and its action naming. Adding a game means one entry here, a board module
- * and a naming entry.
+ * and its action naming. Every game of the registry (registry.ts, generated
+ * from protos/roost/games.toml) has a kit, and each part is found by presence:
+ *
+ * - the schemas in the generated code, src/gen/roost/<game>/v1/{service,catalogue,options}_pb.ts;
+ * - the board: src/boards/<game>.ts exporting `render<Service>` (e.g. `renderWingspan`),
+ *   and optionally a `preview…` function; a game without one is drawn as its view's JSON;
+ * - the naming: src/choose/naming/<game>.ts (see choose/naming.ts).
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import * as bsCat from "../gen/roost/birdscaping/v1/catalogue_pb.js";
-import * as bsOpt from "../gen/roost/birdscaping/v1/options_pb.js";
-import * as bs from "../gen/roost/birdscaping/v1/service_pb.js";
-import * as sgCat from "../gen/roost/skygarden/v1/catalogue_pb.js";
-import * as sgOpt from "../gen/roost/skygarden/v1/options_pb.js";
-import * as sg from "../gen/roost/skygarden/v1/service_pb.js";
-import * as utlCat from "../gen/roost/undertheleaves/v1/catalogue_pb.js";
-import * as utlOpt from "../gen/roost/undertheleaves/v1/options_pb.js";
-import * as utl from "../gen/roost/undertheleaves/v1/service_pb.js";
-import * as wsCat from "../gen/roost/wingspan/v1/catalogue_pb.js";
-import * as wsOpt from "../gen/roost/wingspan/v1/options_pb.js";
-import * as ws from "../gen/roost/wingspan/v1/service_pb.js";
-import type { GameName } from "../registry.js";
-import { renderBirdscaping } from "../boards/birdscaping.js";
+import { type GameEntry, type GameName, GAMES } from "../registry.js";
 import type { BoardInput } from "../boards/kit.js";
-import { renderSkyGarden } from "../boards/skygarden.js";
-import { previewTile, renderUnderTheLeaves } from "../boards/undertheleaves.js";
-import { renderWingspan } from "../boards/wingspan.js";
 import type { ActionNaming, Choice } from "../choose/choices.js";
-import { NAMING } from "../choose/naming.js";
+import { namingOf } from "../choose/naming.js";
 
 export interface GameKit {
   schemas: {
@@ -41,26 +30,60 @@ export interface GameKit {
   preview?(view: any, choices: Choice[]): HTMLElement | undefined;
 }
 
-function schemas(svc: typeof ws | typeof utl | typeof sg | typeof bs, catalogue: DescMessage, options: DescMessage) {
-  return {
-    getStateResponse: svc.GetStateResponseSchema,
-    legalResponse: svc.LegalResponseSchema,
-    scoreResponse: svc.ScoreResponseSchema,
-    catalogueResponse: svc.GetCatalogueResponseSchema,
-    catalogue,
-    options,
-  };
+interface ServiceModule {
+  GetStateResponseSchema: DescMessage;
+  LegalResponseSchema: DescMessage;
+  ScoreResponseSchema: DescMessage;
+  GetCatalogueResponseSchema: DescMessage;
 }
 
-export const KITS: Record<GameName, GameKit> = {
-  wingspan: { schemas: schemas(ws, wsCat.CatalogueSchema, wsOpt.OptionsSchema), render: renderWingspan, naming: NAMING.wingspan },
-  undertheleaves: { schemas: schemas(utl, utlCat.CatalogueSchema, utlOpt.OptionsSchema), render: renderUnderTheLeaves, naming: NAMING.undertheleaves, preview: previewTile },
-  skygarden: { schemas: schemas(sg, sgCat.CatalogueSchema, sgOpt.OptionsSchema), render: renderSkyGarden, naming: NAMING.skygarden },
-  birdscaping: { schemas: schemas(bs, bsCat.CatalogueSchema, bsOpt.OptionsSchema), render: renderBirdscaping, naming: NAMING.birdscaping },
-};
+const SERVICES = import.meta.glob<ServiceModule>("../gen/roost/*/v1/service_pb.ts", { eager: true });
+const CATALOGUES = import.meta.glob<{ CatalogueSchema: DescMessage }>("../gen/roost/*/v1/catalogue_pb.ts", { eager: true });
+const OPTIONS = import.meta.glob<{ OptionsSchema: DescMessage }>("../gen/roost/*/v1/options_pb.ts", { eager: true });
+const BOARDS = import.meta.glob<Record<string, unknown>>("../boards/*.ts", { eager: true });
+
+type Render = GameKit["render"];
+type Preview = NonNullable<GameKit["preview"]>;
+
+/** The board of a game without a board module: its view as JSON. */
+function renderPlain(input: BoardInput<any, any>): HTMLElement {
+  const board = document.createElement("pre");
+  board.className = "board board-plain";
+  board.textContent = JSON.stringify(input.view, (_key, value) => (typeof value === "bigint" ? String(value) : value), 1);
+  return board;
+}
+
+function kitFor(entry: GameEntry): GameKit {
+  const dir = `../gen/roost/${entry.name}/v1`;
+  const svc = SERVICES[`${dir}/service_pb.ts`];
+  const catalogue = CATALOGUES[`${dir}/catalogue_pb.ts`]?.CatalogueSchema;
+  const options = OPTIONS[`${dir}/options_pb.ts`]?.OptionsSchema;
+  if (svc === undefined || catalogue === undefined || options === undefined) {
+    throw new Error(`no generated code for ${entry.service} (npm run gen)`);
+  }
+  const board = BOARDS[`../boards/${entry.name}.ts`] ?? {};
+  const serviceName = entry.service.slice(entry.service.lastIndexOf(".") + 1);
+  const render = (board[`render${serviceName}`] as Render | undefined) ?? renderPlain;
+  const previewName = Object.keys(board).find((name) => name.startsWith("preview"));
+  const kit: GameKit = {
+    schemas: {
+      getStateResponse: svc.GetStateResponseSchema,
+      legalResponse: svc.LegalResponseSchema,
+      scoreResponse: svc.ScoreResponseSchema,
+      catalogueResponse: svc.GetCatalogueResponseSchema,
+      catalogue,
+      options,
+    },
+    render,
+    naming: namingOf(entry.name),
+  };
+  if (previewName !== undefined) kit.preview = board[previewName] as Preview;
+  return kit;
+}
+
+export const KITS = Object.fromEntries(GAMES.map((entry) => [entry.name, kitFor(entry)])) as Record<GameName, GameKit>;
 
 /** The kit of a game. */
 export function kitOf(game: GameName): GameKit {
   return KITS[game];
 }
-
