@@ -13,8 +13,9 @@ const DOCS = join(__dirname, "..", "..", "docs", "games");
 describe("how to play", () => {
   it("has the rules of every game, and docs/games/<game>-how-to-play.md is the same text (else: npm run howto)", () => {
     for (const g of GAMES) {
+      expect(HOW_TO_PLAY[g.name], `src/howto/rules/${g.name}.md is missing`).toBeDefined();
       const doc = readFileSync(join(DOCS, `${g.name}-how-to-play.md`), "utf8");
-      expect(doc, `docs/games/${g.name}-how-to-play.md differs from src/howto/rules/${g.name}.md: run npm run howto`).toBe(docCopy(HOW_TO_PLAY[g.name]));
+      expect(doc, `docs/games/${g.name}-how-to-play.md differs from src/howto/rules/${g.name}.md: run npm run howto`).toBe(docCopy(HOW_TO_PLAY[g.name]!));
     }
   });
 

@@ -6,20 +6,22 @@
  * test fails when a copy differs from its source. The panel is a `<dialog>` kept outside the re-rendered page: it
  * stays open while the game goes on.
  */
-import birdscaping from "./rules/birdscaping.md?raw";
-import skygarden from "./rules/skygarden.md?raw";
-import undertheleaves from "./rules/undertheleaves.md?raw";
-import wingspan from "./rules/wingspan.md?raw";
 import { h } from "../dom.js";
 import type { GameName } from "../registry.js";
 import { markdown } from "./markdown.js";
 
-/** The rules text of each game (markdown). */
-export const HOW_TO_PLAY: Record<GameName, string> = { wingspan, undertheleaves, skygarden, birdscaping };
+/** Every rules file, by path (found by presence: a new game adds its own). */
+const RULES = import.meta.glob<string>("./rules/*.md", { query: "?raw", import: "default", eager: true });
+
+/** The rules text of each game that has one (markdown), by game name. */
+export const HOW_TO_PLAY: Partial<Record<GameName, string>> = Object.fromEntries(
+  Object.entries(RULES).map(([path, text]) => [path.replace(/^.*\/(.+)\.md$/, "$1"), text]),
+);
 
 /** The rules of a game as elements. */
 export function renderHowToPlay(game: GameName): HTMLElement {
-  return h("article", { class: "how-to-play" }, markdown(HOW_TO_PLAY[game]));
+  const rules = HOW_TO_PLAY[game] ?? "No rules for players have been written for this game yet.";
+  return h("article", { class: "how-to-play" }, markdown(rules));
 }
 
 function dialogFor(game: GameName): HTMLDialogElement {
