@@ -2,18 +2,22 @@
 
     python -m bench.redis_stall [--stall 10] [--stall-detect 2] [--players 4] [--write]
 
-Starts a local Redis and one Under the Leaves service process (``--stall-detect``
-is its ``STORE_STALL_SECONDS``), and runs, on threads: players that each play
-games seat after seat (``Legal``, then ``Apply`` with a request id, retried with
-the same id while UNAVAILABLE, a 5 s deadline on every call), one Watch per
+Starts a local Redis, one Under the Leaves service process and a matchmaker
+process (``--stall-detect`` is their ``STORE_STALL_SECONDS``), and runs, on
+threads: players that each play games seat after seat (``Legal``, then
+``Apply`` with a request id, retried with the same id while UNAVAILABLE, a 5 s
+deadline on every call), one Watch per
 game that resumes from its last version whenever it is cut, and a reader of
-``GetState`` on the browser port (Connect JSON over HTTP/1.1). Once under way,
+``GetState`` on the browser port (Connect JSON over HTTP/1.1), and a client of
+the matchmaker that queues players and reads their tickets back
+(bench/stall_matchmaker.py). Once under way,
 Redis is stopped with SIGSTOP for ``--stall`` seconds, then continued.
 
 Reported: the calls made while Redis was stopped and how fast each was
 answered (the slowest, and how many were still waiting when Redis came back),
 every status code seen, Applies acknowledged against the versions stored (lost
-or doubled), Watch gaps or repeats, and whether health came back to SERVING.
+or doubled), Watch gaps or repeats, whether health came back to SERVING, and
+the matchmaker's calls during the stall and tickets lost.
 ``--write`` puts the figures in docs/RELIABILITY.md. The reliability test
 (tests/reliability/test_redis_stall.py) runs the same with a short stall.
 """
@@ -44,6 +48,7 @@ from roost.undertheleaves.v1 import service_pb2_grpc as pb_grpc
 
 from bench.processes import health_status, service_process
 from bench.report import machine, write_section
+from bench.stall_matchmaker import MATCHMAKER, missing_tickets, queue_players
 from services.core.redis_server import free_port, start_local_redis
 from services.core.store import events_key
 
@@ -78,6 +83,8 @@ class Load:
     acknowledged: dict[str, list[int]] = field(default_factory=dict)
     #: game id -> versions the Watch received (in order, every stream).
     watched: dict[str, list[int]] = field(default_factory=dict)
+    #: ticket id -> player id of every acknowledged matchmaker Enqueue.
+    tickets: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -86,15 +93,15 @@ class Load:
             self.calls.append(Call(start, time.monotonic(), code, port))
 
 
-def _timed(load: Load, method: Any, request: Any, **kwargs: Any) -> Any:
+def _timed(load: Load, method: Any, request: Any, port: str = "grpc", **kwargs: Any) -> Any:
     """One gRPC call, recorded; raises its RpcError."""
     start = time.monotonic()
     try:
         reply = method(request, timeout=DEADLINE, **kwargs)
     except grpc.RpcError as error:
-        load.record(start, error.code().name)
+        load.record(start, error.code().name, port)
         raise
-    load.record(start, "OK")
+    load.record(start, "OK", port)
     return reply
 
 
@@ -239,6 +246,13 @@ class StallReport:
     watchers_caught_up: bool
     health_back: bool
     errors: list[str]
+    #: The matchmaker's calls made while Redis was stopped, and the slowest answer.
+    matchmaker_calls_during_stall: int = 0
+    matchmaker_slowest_during_stall: float = 0.0
+    matchmaker_codes: dict[str, int] = field(default_factory=dict)
+    tickets_acknowledged: int = 0
+    #: Acknowledged tickets no longer readable (for their game and player).
+    tickets_missing: int = 0
 
 
 def check_store(url: str, load: Load) -> tuple[int, int]:
@@ -275,17 +289,32 @@ def caught_up(load: Load, target: dict[str, int]) -> bool:
         return all(max(load.watched.get(g, []), default=0) >= v for g, v in target.items())
 
 
+def matchmaker_back(address: str, load: Load, tickets_before: int, settle: float) -> bool:
+    """Wait until the matchmaker's health is SERVING and it has acknowledged
+    two more tickets than before Redis came back; whether it did."""
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:
+        if len(load.tickets) >= tickets_before + 2 and health_status(address) == 1:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def stall_under_load(
     address: str, http_port: int, redis_pid: int, redis_url: str, stall: float,
-    players: int = 4, settle: float = 30.0,
+    players: int = 4, settle: float = 30.0, matchmaker: str | None = None,
 ) -> StallReport:  # fmt: skip
     """Run the load, stop Redis for ``stall`` seconds once it is under way, and
-    report (see the module docstring)."""
+    report (see the module docstring); ``matchmaker``: its address, when run."""
     load, stop = Load(), threading.Event()
     threads = [
         threading.Thread(target=play, args=(address, load, stop, 100 + n)) for n in range(players)
     ]
     threads.append(threading.Thread(target=browser_reader, args=(http_port, load, stop)))
+    if matchmaker is not None:
+        threads.append(
+            threading.Thread(target=queue_players, args=(matchmaker, load, stop, _timed))
+        )
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + settle
@@ -299,6 +328,7 @@ def stall_under_load(
         os.kill(redis_pid, signal.SIGCONT)
     resumed = time.monotonic()
     after = sum(map(len, load.acknowledged.values()))
+    tickets_before = len(load.tickets)
     deadline = time.monotonic() + settle
     while (
         time.monotonic() < deadline
@@ -315,6 +345,8 @@ def stall_under_load(
     while time.monotonic() < health_deadline and not health_back:
         health_back = health_status(address) == 1
         time.sleep(0.1)
+    if matchmaker is not None:  # its health too, and tickets queued again
+        health_back = health_back and matchmaker_back(matchmaker, load, tickets_before, settle)
     stop.set()
     for thread in threads:
         thread.join(60)
@@ -323,6 +355,7 @@ def stall_under_load(
         c.end - stopped for c in load.calls if c.code == "UNAVAILABLE" and c.end >= stopped
     ]
     lost, doubled = check_store(redis_url, load)
+    queued = [c for c in during if c.port == "matchmaker"]
     return StallReport(
         stall_seconds=stall,
         calls_during_stall=len(during),
@@ -337,20 +370,31 @@ def stall_under_load(
         watchers_caught_up=caught_up(load, target),
         health_back=health_back,
         errors=load.errors,
+        matchmaker_calls_during_stall=len(queued),
+        matchmaker_slowest_during_stall=max((c.end - c.start for c in queued), default=0.0),
+        matchmaker_codes=dict(Counter(c.code for c in load.calls if c.port == "matchmaker")),
+        tickets_acknowledged=len(load.tickets),
+        tickets_missing=missing_tickets(matchmaker, load.tickets) if matchmaker else 0,
     )
 
 
 @contextmanager
-def stack(stall_detect: float, tmp: Path) -> Iterator[tuple[str, int, int, str]]:
-    """A local Redis and the service: (address, browser port, Redis pid, Redis URL)."""
+def stack(stall_detect: float, tmp: Path) -> Iterator[tuple[str, int, int, str, str]]:
+    """A local Redis, the service and a matchmaker for it: (address, browser
+    port, Redis pid, Redis URL, matchmaker address)."""
     local = start_local_redis()
     http_port = free_port()
     try:
         with service_process(
             "services.undertheleaves", SERVICE, local.url, tmp, HOST="127.0.0.1",
             CONNECT_PORT=str(http_port), GRACE_SECONDS="2", STORE_STALL_SECONDS=str(stall_detect),
-        ) as service:  # fmt: skip
-            yield service.address, http_port, local.process.pid, local.url
+        ) as service, service_process(
+            "services.matchmaking", MATCHMAKER, local.url, tmp, HOST="127.0.0.1",
+            CONNECT_PORT="off", GRACE_SECONDS="2", STORE_STALL_SECONDS=str(stall_detect),
+            MM_GAMES="undertheleaves", GAME_ADDR_UNDERTHELEAVES=service.address,
+        ) as matchmaker:  # fmt: skip
+            yield service.address, http_port, local.process.pid, local.url, matchmaker.address
+            matchmaker.terminate()
             service.terminate()
     finally:
         os.kill(local.process.pid, signal.SIGCONT)
@@ -365,8 +409,10 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="roost-stall-"))
-    with stack(args.stall_detect, tmp) as (address, http_port, pid, url):
-        report = stall_under_load(address, http_port, pid, url, args.stall, args.players)
+    with stack(args.stall_detect, tmp) as (address, http_port, pid, url, matchmaker):
+        report = stall_under_load(
+            address, http_port, pid, url, args.stall, args.players, matchmaker=matchmaker
+        )
     lines = [
         f"Redis stopped (SIGSTOP) for {report.stall_seconds:g} s under load, "
         f"STORE_STALL_SECONDS={args.stall_detect:g} ({machine()}, load average "
@@ -389,6 +435,13 @@ def main() -> None:
         f"| every Watch resumed to the latest version | "
         f"{'yes' if report.watchers_caught_up else 'no'} |",
         f"| health SERVING again afterwards | {'yes' if report.health_back else 'no'} |",
+        f"| matchmaker calls made while Redis was stopped / slowest answer | "
+        f"{report.matchmaker_calls_during_stall} / "
+        f"{report.matchmaker_slowest_during_stall:.2f} s |",
+        f"| matchmaker status codes seen | "
+        f"{', '.join(f'{k} {v}' for k, v in sorted(report.matchmaker_codes.items()))} |",
+        f"| tickets acknowledged / lost | {report.tickets_acknowledged} / "
+        f"{report.tickets_missing} |",
     ]
     text = "\n".join(lines)
     print(text)

@@ -27,7 +27,9 @@ the event, publishes it and stores the result. Concurrent writers can never
 both win.
 
 While the watchdog sees Redis stalled, every call here fails at once with
-:class:`~services.core.store_gate.StoreStalled` (services/core/store_gate.py);
+:class:`~services.core.store_gate.StoreStalled` (services/core/store_gate.py):
+the client :func:`connect` returns passes every command through the gate
+(services/core/gated_redis.py), and the Apply lane's script is gated here;
 ``ping`` does not pass that gate.
 
 Connections are bounded: commands share a blocking pool of ``REDIS_POOL_SIZE``
@@ -51,6 +53,7 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.core.events import StoredEvent
+from services.core.gated_redis import GatedRedis, GatedRedisCluster, probe
 from services.core.lifecycle import slots
 from services.core.redis_mux import MultiplexedConnection
 from services.core.store_gate import STORE_GATE
@@ -199,9 +202,10 @@ def connect(
     url: str, cluster: bool, pool_size: int = DEFAULT_POOL_SIZE
 ) -> aioredis.Redis | RedisCluster:
     """An asyncio client with at most ``pool_size`` command connections (per
-    node on a cluster); a caller waits for a free one instead of opening more."""
+    node on a cluster); a caller waits for a free one instead of opening more.
+    Its commands and pipelines pass the store gate (services/core/gated_redis.py)."""
     if cluster:
-        return RedisCluster.from_url(
+        return GatedRedisCluster.from_url(
             url,
             decode_responses=False,
             socket_timeout=SOCKET_TIMEOUT_SECONDS,
@@ -217,7 +221,7 @@ def connect(
         max_connections=pool_size,
         timeout=SOCKET_TIMEOUT_SECONDS,
     )
-    return aioredis.Redis.from_pool(pool)
+    return GatedRedis.from_pool(pool)
 
 
 class GameStore:
@@ -258,8 +262,8 @@ class GameStore:
         return isinstance(self.client, RedisCluster)
 
     async def ping(self) -> None:
-        """Raise unless Redis answers (every node, on a cluster)."""
-        await self.client.ping()
+        """Raise unless Redis answers (every node, on a cluster); past the gate."""
+        await probe(self.client)
 
     async def aclose(self) -> None:
         """Close the lane and the client's connections."""
@@ -289,14 +293,14 @@ class GameStore:
             state, status, meta.to_json(), str(ttl_seconds), pending, life, deadline, game_id,
             *event.fields(),
         ]  # fmt: skip
-        return bool(await STORE_GATE.call(self._create(keys=keys, args=args)))
+        return bool(await self._create(keys=keys, args=args))
 
     async def load(self, game_id: str, meta: GameMeta | None = None) -> StoredGame | None:
         """The game's version, state and status (and meta unless given)."""
         fields = ["version", "state", "status", "pending", "life"]
         if meta is None:
             fields.append("meta")
-        values = await STORE_GATE.call(self.client.hmget(game_key(game_id), fields))
+        values = await self.client.hmget(game_key(game_id), fields)
         if values[0] is None:
             return None
         loaded_meta = meta or GameMeta.from_json(values[5])
@@ -316,7 +320,7 @@ class GameStore:
         pipe = self.client.pipeline() if self.cluster else self.client.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hmget(game_key(game_id), fields)
-        rows = await STORE_GATE.call(pipe.execute())
+        rows = await pipe.execute()
         return [
             None
             if v[0] is None
@@ -328,19 +332,17 @@ class GameStore:
 
     async def version_and_status(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and status only (None when it does not exist)."""
-        version, status = await STORE_GATE.call(
-            self.client.hmget(game_key(game_id), ["version", "status"])
-        )
+        version, status = await self.client.hmget(game_key(game_id), ["version", "status"])
         return None if version is None else (int(version), status.decode())
 
     async def load_meta(self, game_id: str) -> GameMeta | None:
         """Only the immutable part."""
-        raw = await STORE_GATE.call(self.client.hget(game_key(game_id), "meta"))
+        raw = await self.client.hget(game_key(game_id), "meta")
         return GameMeta.from_json(raw) if raw is not None else None
 
     async def stored_result(self, game_id: str, request_id: str) -> bytes | None:
         """A stored Apply result (fingerprint first) for a request id, if any."""
-        return await STORE_GATE.call(self.client.get(request_key(game_id, request_id)))
+        return await self.client.get(request_key(game_id, request_id))
 
     async def apply(
         self,
@@ -475,18 +477,14 @@ class GameStore:
         """Events with a version above ``after_version``, oldest first."""
         start = f"({after_version}-0" if after_version > 0 else "-"
         if limit > 0:
-            entries = await STORE_GATE.call(
-                self.client.xrange(events_key(game_id), start, "+", count=limit)
-            )
+            entries = await self.client.xrange(events_key(game_id), start, "+", count=limit)
         else:
-            entries = await STORE_GATE.call(self.client.xrange(events_key(game_id), start, "+"))
+            entries = await self.client.xrange(events_key(game_id), start, "+")
         return [_decode_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def last_version(self, game_id: str) -> int:
         """The version of the newest event (0 when the stream is empty or gone)."""
-        newest = await STORE_GATE.call(
-            self.client.xrevrange(events_key(game_id), "+", "-", count=1)
-        )
+        newest = await self.client.xrevrange(events_key(game_id), "+", "-", count=1)
         return int(newest[0][0].split(b"-", 1)[0]) if newest else 0
 
 

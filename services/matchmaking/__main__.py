@@ -14,6 +14,7 @@ import asyncio
 
 from services.core.config import Settings
 from services.core.connect_apps import connect_app
+from services.core.gated_redis import probe
 from services.core.identity.settings import IdentitySettings
 from services.core.identity.verifier import Verifier
 from services.core.logging import configure
@@ -55,7 +56,7 @@ async def main() -> None:
             SERVICE_NAME,
             settings,
             lambda server: add_to_server(servicer, server),
-            probe=client.ping,
+            probe=lambda: probe(client),  # past the store gate, which it trips
             drain_hooks=(engine.end_watches,),
             browser_apps=(connect_app(servicer, pb, pb_grpc, SERVICE_NAME),),
         )
