@@ -4,7 +4,10 @@ The loop: read the state; when the game is over, show the final scores; when
 the seat must decide, draw the board, list the numbered legal actions, read a
 choice from standard input and Apply it (chaining on the reply's
 ``next_actions`` for compound turns); otherwise follow Watch, printing what the
-others do, until the seat is asked again.
+others do, until the seat is asked again. Once the game has ended, the prompt
+offers a rematch (:mod:`clients.cli.rematch`): ``rematch`` offers it (or
+accepts the others' offer) and says whom it waits for, again to ask once more,
+and ``play`` plays the rematch here once it has started; any other key leaves.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from roost.common.v1 import common_pb2
 
 from clients.cli import catalogue, render
 from clients.cli.choices import Choice, Menu, choices_of, menu_table
+from clients.cli.rematch import Rematcher, describe
 from clients.registry import ServiceInfo
 from clients.rpc import CliError, Exit, Retry, channel, explain, metadata, retryable
 
@@ -32,6 +36,10 @@ HELP = (
     "filter the list (e.g. `heron` or `spot (1, 2)`); - = all choices again. Other keys: "
     "b = draw the board, s = scores, t = your clock, resign = resign the game, "
     "q = leave (the game goes on without you), ? = this help."
+)
+AFTER_GAME = (
+    "The game is over. rematch = offer a rematch (or accept the one offered; again to "
+    "see who has accepted), any other key (or the end of input) = leave."
 )
 
 
@@ -57,6 +65,7 @@ class InteractivePlayer:
         self.info = info
         self.address = address
         self.game_id = game_id
+        self.token = token
         self.md = metadata(token)
         self.board = board
         self.m = info.messages()
@@ -104,7 +113,7 @@ class InteractivePlayer:
                 while True:
                     if state.status in OVER:
                         self._final(state)
-                        return Exit.OK
+                        return self._after_game()
                     if self.seat in state.to_act:
                         self._turn(state)
                     else:
@@ -136,6 +145,34 @@ class InteractivePlayer:
         # The outcome line says a solo game's result: the table leaves it out (printed once).
         self.console.print(render.scoreboard(board, self.names, solo=False))
         self.console.print(render.outcome(board, self.names, self.seat))
+
+    def _after_game(self) -> int:
+        """The prompt of an ended game: rematch, play it once started, or leave."""
+        rematcher = Rematcher(self.info, self.address, self.stub, self.game_id, self.token)
+        rematch = None
+        self.console.print(AFTER_GAME)
+        while True:
+            started = rematch is not None and rematch.started
+            keys = "play, rematch or q" if started else "rematch or q"
+            self.console.print(f"[bold]game over ({keys})>[/bold] ", end="", highlight=False)
+            self.console.file.flush()
+            command = sys.stdin.readline().strip().lower()
+            if command == "rematch":
+                try:
+                    rematch = rematcher.offer()
+                except grpc.RpcError as error:
+                    self.console.print(f"[red]Refused:[/red] {error.details()}")
+                    continue
+                describe(rematch, self.names, lambda t: self.console.print(t, highlight=False))
+                if rematch.started:
+                    self.console.print("Type play to play it here.")
+                continue
+            if command == "play" and rematch is not None and rematch.started:
+                me = rematch.credential
+                return InteractivePlayer(
+                    self.console, self.info, self.address, rematch.game_id, me.token, self.board
+                ).run()
+            return Exit.OK
 
     def _prompt(self, count: int) -> str:
         self.console.print(

@@ -44,6 +44,7 @@ EXAMPLES = {
         "roost new wingspan -n 3 --bot 1=random --bot 2=greedy --json",
     ],
     "play": ["roost play GAME_ID", "roost play GAME_ID --seat 1", "roost play GAME_ID --token T"],
+    "rematch": ["roost rematch GAME_ID --seat 0", "roost rematch GAME_ID --wait"],
     "watch": ["roost watch GAME_ID", "roost watch GAME_ID --from-version 0 --boards"],
     "queue": [
         "roost queue undertheleaves --play",
@@ -178,6 +179,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--target", help="game service address host:port")
     play.add_argument("--no-board", action="store_true", help="do not draw the board each turn")
     play.set_defaults(run="play")
+
+    rematch = command(
+        "rematch",
+        "offer (or accept) the rematch of a game that has ended",
+        "OfferRematch for your seat (and for the bot seats this terminal started): a new game "
+        "with the same seats, rotated by one, that starts once every seat waited for has "
+        "accepted. Says whom it waits for, or the new game id and `roost play NEW_ID --seat N`.",
+    )
+    rematch.add_argument("game_id", metavar="GAME_ID", help="the game that has ended")
+    rematch.add_argument("--seat", type=int, help="your seat (token from the session file)")
+    rematch.add_argument("--token", help="the seat token (overrides the session file)")
+    rematch.add_argument("--game", help=f"the game ({games}); found automatically if omitted")
+    rematch.add_argument("--target", help="game service address host:port")
+    rematch.add_argument("--wait", action="store_true", help="wait until the rematch starts")
+    rematch.set_defaults(run="rematch")
 
     watch = command("watch", "follow a game as a spectator")
     watch.add_argument("game_id", metavar="GAME_ID")

@@ -11,6 +11,7 @@ from clients.cli.commands.tournament import cmd_tournament
 from clients.cli.history import cmd_history
 from clients.cli.login import cmd_login
 from clients.cli.records import cmd_export, cmd_replay
+from clients.cli.rematch import cmd_rematch
 
 __all__ = [
     "cmd_bots",
@@ -23,6 +24,7 @@ __all__ = [
     "cmd_new",
     "cmd_play",
     "cmd_queue",
+    "cmd_rematch",
     "cmd_replay",
     "cmd_tournament",
     "cmd_up",
