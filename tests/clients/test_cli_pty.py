@@ -29,6 +29,7 @@ pytestmark = pytest.mark.slow
 
 PROMPT = re.compile(r"choice \(0-(\d+), words to filter")
 END = "Scores \\(final\\)"
+AFTER_GAME = re.compile(r"game over \(rematch or q\)>")
 GAMES = ("undertheleaves", "birdscaping", "skygarden", "wingspan")
 MAX_TURNS = 600
 
@@ -70,8 +71,12 @@ def play_to_the_end(child: pexpect.spawn, first: str = "") -> str:
     for _ in range(MAX_TURNS):
         found = child.expect([PROMPT, END])
         if found == 1:
+            # The ended game's prompt offers a rematch; any other key leaves.
+            child.expect(AFTER_GAME)
+            tail = "Scores (final)" + str(child.before)
+            child.sendline("q")
             child.expect(pexpect.EOF)
-            return "Scores (final)" + str(child.before)
+            return tail
         if not sent_first:
             child.sendline(first)
             sent_first = True
