@@ -148,7 +148,17 @@ def test_up_detached_logs_to_files_and_down_stops_it(redis_server_url: str, tmp_
 
 
 def test_every_command_help_has_examples(offline_roost: Roost) -> None:
-    for command in ("up", "new", "play", "watch", "queue", "bots", "tournament", "games"):
+    for command in (
+        "up",
+        "new",
+        "play",
+        "rematch",
+        "watch",
+        "queue",
+        "bots",
+        "tournament",
+        "games",
+    ):
         result = offline_roost(command, "--help")
         assert result.returncode == 0 and "examples:" in result.stdout, command
         assert "roost --help" in result.stdout  # the exit codes are listed once, there
