@@ -9,13 +9,14 @@ import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { GameClient } from "../src/api/clients.js";
 import { GameEnding, GameStatus } from "../src/gen/roost/common/v1/common_pb.js";
 import { GameRecordSchema } from "../src/gen/roost/common/v1/record_pb.js";
 import { kitOf } from "../src/games/index.js";
 import { clampVersion, parseReplayHash, recordFileName, replayHash, step } from "../src/replay/address.js";
 import { canonicalRecordJson, pythonJson } from "../src/replay/canonical.js";
+import { downloadButton } from "../src/replay/download.js";
 import { ReplayPage } from "../src/replay/page.js";
 import { raw } from "./fixtures.js";
 
@@ -84,6 +85,31 @@ describe("download", () => {
       complete: true,
     });
     expect(canonicalRecordJson(record)).toBe(GOLDEN);
+  });
+});
+
+describe("download button", () => {
+  it("fetches GetRecord and saves its canonical JSON as <game>-<game id>.json", async () => {
+    const record = create(GameRecordSchema, { game: "wingspan", gameId: "abc", players: 2, complete: true });
+    const client = { getRecord: async () => ({ record }) } as unknown as GameClient;
+    const saved: { name: string; href: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, href: this.href });
+    });
+    const blobs: Blob[] = [];
+    const create_ = vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      blobs.push(b as Blob);
+      return "blob:record";
+    });
+    const box = downloadButton("wingspan", "abc", client);
+    document.body.append(box);
+    box.querySelector("button")!.click();
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(saved).toEqual([{ name: "wingspan-abc.json", href: "blob:record" }]);
+    expect(await blobs[0]!.text()).toBe(canonicalRecordJson(record));
+    expect(box.textContent).toContain("record saved");
+    click.mockRestore();
+    create_.mockRestore();
   });
 });
 
