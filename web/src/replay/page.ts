@@ -141,12 +141,12 @@ export class ReplayPage {
     const asked = this.address.seat >= 0 && loaded.viewerSeat !== this.address.seat;
     const controls = h(
       "nav",
-      { class: "replay-controls", "aria-label": "Replay" },
-      h("button", { type: "button", class: "replay-first", disabled: at <= 1, onclick: () => this.go({ version: 1 }) }, "⏮ Start"),
+      { class: "replay-controls", "aria-label": "Replay", style: "display: flex; gap: 0.5em; align-items: center" },
+      h("button", { type: "button", class: "replay-first", disabled: at <= 1, onclick: () => this.go({ version: 1 }) }, "Start"),
       h("button", { type: "button", class: "replay-back", disabled: at <= 1, onclick: () => this.go({ version: step(at, -1, last) }) }, "◀ Back"),
       h("span", { class: "replay-position", role: "status" }, `Move ${at} of ${last}`),
       h("button", { type: "button", class: "replay-forward", disabled: at >= last, onclick: () => this.go({ version: step(at, 1, last) }) }, "Forward ▶"),
-      h("button", { type: "button", class: "replay-last", disabled: at >= last, onclick: () => this.go({ version: last }) }, "End ⏭"),
+      h("button", { type: "button", class: "replay-last", disabled: at >= last, onclick: () => this.go({ version: last }) }, "End"),
     );
     const facts = decision && this.facts(seats, decision, record.complete);
     const board =
