@@ -2,8 +2,10 @@
 
 A service process serves its gRPC port (grpc.aio) and, on a second port, the
 same servicer through :mod:`services.core.connect_apps`: the Connect
-protocol and gRPC-Web over HTTP/1.1 and HTTP/2 (cleartext with prior knowledge;
-TLS ends at the ingress). Both run on the one event loop of
+protocol and gRPC-Web over HTTP/1.1 and HTTP/2: cleartext (HTTP/2 with prior
+knowledge, TLS ending at an ingress), or HTTPS only from the gRPC port's certificate
+(``TLS_CERT_FILE`` / ``TLS_KEY_FILE``, ALPN ``h2`` and ``http/1.1``: see
+:class:`GatewayTls`). Both run on the one event loop of
 the process, so a call over either reaches the same handlers, caps and store.
 
 The ASGI stack, outermost first:
@@ -288,6 +290,26 @@ def _quiet_cancelled_connections(previous: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class GatewayTls:
+    """The browser port's certificate and key (PEM paths; the same files as the
+    gRPC port's). Set, the port speaks HTTPS only (ALPN ``h2``, ``http/1.1``): a
+    plaintext request fails its TLS handshake and is never served. Hypercorn
+    reads the files when the port starts; a renewed certificate is used after
+    the next restart."""
+
+    cert_file: str
+    key_file: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> GatewayTls | None:
+        """The pair from ``TLS_CERT_FILE`` / ``TLS_KEY_FILE``, None when neither
+        is set (both or neither: the gRPC port refuses one alone first)."""
+        if not (settings.tls_cert_file and settings.tls_key_file):
+            return None
+        return cls(settings.tls_cert_file, settings.tls_key_file)
+
+
+@dataclass(frozen=True)
 class GatewayLimits:
     """The browser port's limits (from :class:`services.core.config.Settings`)."""
 
@@ -325,9 +347,15 @@ async def start_gateway(
     port: int,
     allowed_origins: Sequence[str],
     limits: GatewayLimits | None = None,
+    tls: GatewayTls | None = None,
 ) -> HttpGateway:
-    """Serve ``apps`` on ``host:port`` (0: a free port) with CORS for ``allowed_origins``."""
+    """Serve ``apps`` on ``host:port`` (0: a free port) with CORS for
+    ``allowed_origins``; over HTTPS only when ``tls`` is given."""
     limits = limits or GatewayLimits()
     gateway = HttpGateway(browser_app(apps, allowed_origins, limits), host, port, limits)
+    if tls is not None:
+        # Hypercorn's SSL context offers ALPN h2 then http/1.1 (its alpn_protocols).
+        gateway.config.certfile = tls.cert_file
+        gateway.config.keyfile = tls.key_file
     await gateway.start()
     return gateway
