@@ -31,6 +31,7 @@ import logging
 import os
 import re
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from services.core.browser_errors import send_error, unknown_method
 from services.core.browser_guard import BodyBudget, RequestGuard
+from services.core.browser_tls import reloading_ssl_context
 from services.core.config import DEFAULT_MAX_MESSAGE_BYTES, Settings
 from services.core.connect_bridge import HTTP_VERSION
 from services.core.hypercorn_protocols import PortState, RoostConfig
@@ -270,6 +272,11 @@ class HttpGateway:
             self._task.exception()  # retrieved: a failure of the server was logged by it
 
 
+def _required(context: ssl.SSLContext | None) -> ssl.SSLContext:
+    assert context is not None, "certfile and keyfile are set"
+    return context
+
+
 def _quiet_cancelled_connections(previous: Any) -> Any:
     """The loop's exception handler, minus one CPython 3.11 false alarm: asyncio's
     stream server callback calls ``task.exception()`` on a connection task that a
@@ -293,9 +300,9 @@ def _quiet_cancelled_connections(previous: Any) -> Any:
 class GatewayTls:
     """The browser port's certificate and key (PEM paths; the same files as the
     gRPC port's). Set, the port speaks HTTPS only (ALPN ``h2``, ``http/1.1``): a
-    plaintext request fails its TLS handshake and is never served. Hypercorn
-    reads the files when the port starts; a renewed certificate is used after
-    the next restart."""
+    plaintext request fails its TLS handshake and is never served. Renewed files
+    are used by new connections without a restart
+    (:func:`services.core.browser_tls.reloading_ssl_context`)."""
 
     cert_file: str
     key_file: str
@@ -357,5 +364,9 @@ async def start_gateway(
         # Hypercorn's SSL context offers ALPN h2 then http/1.1 (its alpn_protocols).
         gateway.config.certfile = tls.cert_file
         gateway.config.keyfile = tls.key_file
+        make = gateway.config.create_ssl_context  # Hypercorn's, with the settings above
+        gateway.config.create_ssl_context = lambda: reloading_ssl_context(  # type: ignore[method-assign]
+            lambda: _required(make()), tls.cert_file, tls.key_file
+        )
     await gateway.start()
     return gateway

@@ -1,7 +1,8 @@
 """TLS on the browser port from the gRPC port's mounted certificate (TLS_CERT_FILE /
 TLS_KEY_FILE, docs/DEPLOY.md "Transport security"): with the pair set, the Connect
 port serves HTTPS only, offering ALPN h2 and http/1.1, and a plaintext HTTP request
-is never answered. The self-signed pair is the one the gRPC TLS test makes."""
+is never answered; a renewed pair is served without a restart. The self-signed
+pair is the one the gRPC TLS test makes."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ def _connect_check(port: int, context: ssl.SSLContext) -> dict[str, object]:
         return json.loads(reply.read())
 
 
+def _served_certificate(port: int) -> bytes:
+    """The certificate (DER) the port presents to a new connection."""
+    probe = ssl.create_default_context()
+    probe.check_hostname = False
+    probe.verify_mode = ssl.CERT_NONE
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=5) as raw,
+        probe.wrap_socket(raw, server_hostname="localhost") as tls,
+    ):
+        der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    return der
+
+
 def test_the_browser_port_serves_connect_over_https_only_from_the_mounted_certificate(
     redis_server_url: str, tmp_path: Path
 ) -> None:
@@ -72,6 +87,18 @@ def test_the_browser_port_serves_connect_over_https_only_from_the_mounted_certif
                 alpn.wrap_socket(raw, server_hostname="localhost") as tls,
             ):
                 assert tls.selected_alpn_protocol() == chosen
+
+        # A renewed pair (cert-manager rewrites the Secret's files in place) is served to
+        # the next connection without a restart.
+        old = _served_certificate(connect_port)
+        renewed_cert, _ = self_signed(tmp_path)  # a new key and certificate, same paths
+        later = time.time_ns() + 2_000_000_000
+        for path in (renewed_cert, key_file):
+            os.utime(path, ns=(later, later))
+        new = _served_certificate(connect_port)
+        assert new != old
+        assert new == ssl.PEM_cert_to_DER_cert(renewed_cert.read_text())
+        assert _connect_check(connect_port, ssl.create_default_context(cafile=str(renewed_cert)))
 
         # Plain HTTP on the same port: the TLS handshake fails, nothing is served.
         with socket.create_connection(("127.0.0.1", connect_port), timeout=5) as plain:
