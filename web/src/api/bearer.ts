@@ -1,0 +1,26 @@
+/**
+ * The page's identity on the wire: the interceptor every transport of
+ * transport.ts installs (`authorization: Bearer …` on each call, see
+ * identity.ts), with guests issued by the matchmaker's IssueGuestToken and a
+ * provider token taken from config.ts's `identityToken`.
+ */
+import { createClient } from "@connectrpc/connect";
+import { identityToken } from "../config.js";
+import { bearerInterceptor, ensureIdentity, type Identity, type IssueGuest } from "../identity.js";
+import { MATCHMAKER } from "../registry.js";
+import { transportFor } from "./transport.js";
+
+/** IssueGuestToken through the matchmaker's transport; `previous` (a guest token) renews that guest. */
+export const issueGuest: IssueGuest = async (previous) =>
+  createClient(MATCHMAKER.descriptor, transportFor(MATCHMAKER.name)).issueGuestToken(
+    {},
+    { headers: previous ? { authorization: `Bearer ${previous}` } : {} },
+  );
+
+/** The interceptor of every transport. */
+export const pageBearer = bearerInterceptor({ issue: issueGuest, provider: identityToken });
+
+/** Settle the page's identity now (the lobby shows it). */
+export function pageIdentity(): Promise<Identity | undefined> {
+  return ensureIdentity(issueGuest, identityToken());
+}
