@@ -10,11 +10,15 @@ import { bearerInterceptor, ensureIdentity, type Identity, type IssueGuest } fro
 import { MATCHMAKER } from "../registry.js";
 import { transportFor } from "./transport.js";
 
+/** How long the page waits for a guest identity before calling without one. */
+export const GUEST_TIMEOUT_MS = 10_000;
+
 /** IssueGuestToken through the matchmaker's transport; `previous` (a guest token) renews that guest. */
 export const issueGuest: IssueGuest = async (previous) =>
   createClient(MATCHMAKER.descriptor, transportFor(MATCHMAKER.name)).issueGuestToken(
     {},
-    { headers: previous ? { authorization: `Bearer ${previous}` } : {} },
+    // Bounded: every call of the page waits for the identity to settle.
+    { headers: previous ? { authorization: `Bearer ${previous}` } : {}, timeoutMs: GUEST_TIMEOUT_MS },
   );
 
 /** The interceptor of every transport. */
