@@ -26,6 +26,7 @@
 //   --seed N         the click generator's seed (default: E2E_SEED or 1)
 //   timed            (only when named) the timed game of timedGame
 //   guest, identity  (only when named) guestStep and identityStep (E2E_IDP_* name the tokens)
+//   replay           (only when named) the replay of a finished game (replayGame)
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
 import { mkdirSync, readFileSync } from "node:fs";
@@ -542,6 +543,84 @@ async function identityStep() {
   console.log(`identity: the provider's token played; ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** A finished game replayed step by step (issue 30): an Under the Leaves game for two played
+ * to its end by this script through Connect (the first legal action of each seat asked), then
+ * opened at `#/replay/<game>/<id>?seat=0&v=1` in a page holding seat 0: each Forward press
+ * shows the next decision of the record (GetRecord) as the current move, Back goes one back,
+ * the last move draws the board and the final score board, a move of the list is jumped to
+ * and its link (which holds the version) opens at that move, and the download button saves
+ * `<game>-<game id>.json`, the complete record. */
+async function replayGame() {
+  const game = "undertheleaves";
+  const started = Date.now();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base);
+  const created = await connectCall(page, game, "NewGame", { common: { players: 2, seatNames: ["Ann", "Bea"] } });
+  const token = Object.fromEntries(created.credentials.map((c) => [c.seat ?? 0, c.token]));
+  for (let moves = 0; moves < 2000; moves++) {
+    const state = await connectCall(page, game, "GetState", { gameId: created.gameId });
+    if (state.status === "GAME_STATUS_FINISHED") break;
+    for (const seat of state.toAct ?? []) {
+      const legal = await connectCall(page, game, "Legal", { gameId: created.gameId }, token[seat]);
+      const id = legal.actions?.[0]?.ref?.id ?? 0;
+      await connectCall(page, game, "Apply", { gameId: created.gameId, expectedVersion: legal.version, actionId: id }, token[seat]).catch(() => undefined);
+    }
+  }
+  const { record } = await connectCall(page, game, "GetRecord", { gameId: created.gameId });
+  const decisions = record.decisions ?? [];
+  const last = Number(decisions[decisions.length - 1]?.version ?? 0);
+  if (!record.complete || last < 3) failures.push(`replay: the game did not finish (${decisions.length} decisions)`);
+  // Hold seat 0 in this browser (the join link), then open its replay at the first move.
+  await page.goto(`${base}#/join/${game}/${created.gameId}/0/${encodeURIComponent(token[0])}`);
+  await page.waitForSelector(".board", { timeout: 20000 });
+  await page.goto(`${base}#/replay/${game}/${created.gameId}?seat=0&v=1`);
+  await page.waitForSelector(".replay-controls", { timeout: 20000 });
+  const position = () => page.locator(".replay-position").textContent();
+  const current = () => page.locator('.replay-jump[aria-current="step"]').textContent();
+  for (let v = 1; v <= last; v++) {
+    const d = decisions[v - 1];
+    if ((await position()) !== `Move ${v} of ${last}`) {
+      failures.push(`replay: at step ${v} the page says "${await position()}"`);
+      break;
+    }
+    const shown = await current();
+    if (d.kind !== "new_game" && !shown.includes(d.label || d.kind)) {
+      failures.push(`replay: move ${v} shows "${shown}", the record says "${d.label || d.kind}"`);
+      break;
+    }
+    if (v === 2) {
+      await page.click("button.replay-back");
+      if ((await position()) !== `Move 1 of ${last}`) failures.push("replay: Back did not go back to move 1");
+      await page.click("button.replay-forward");
+    }
+    if (v < last) await page.click("button.replay-forward");
+  }
+  if (!(await page.locator(".board").count())) failures.push("replay: no board at the last move");
+  if (!(await page.locator(".scoreboard").count())) failures.push("replay: no score board at the last move");
+  await page.screenshot({ path: join(args.out, "replay-end.png"), fullPage: true });
+  await page.click('.replay-jump[data-version="2"]');
+  const link = await page.locator("a.replay-share").getAttribute("href");
+  if (!link?.includes("seat=0") || !link.includes("v=2")) failures.push(`replay: the shared link is ${link}`);
+  const shared = await context.newPage();
+  await shared.goto(new URL(link ?? "", base).href);
+  await shared.waitForSelector(".replay-controls", { timeout: 20000 });
+  const sharedAt = await shared.locator(".replay-position").textContent();
+  if (sharedAt !== `Move 2 of ${last}`) failures.push(`replay: the shared link opens at "${sharedAt}"`);
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: 20000 }), page.click("button.download-record")]);
+  const name = download.suggestedFilename();
+  if (name !== `${game}-${created.gameId}.json`) failures.push(`replay: the record downloads as ${name}`);
+  const saved = JSON.parse(readFileSync(await download.path(), "utf8"));
+  if (saved.game_id !== created.gameId || saved.complete !== true || (saved.decisions ?? []).length !== decisions.length) {
+    failures.push("replay: the downloaded record is not the game's complete record");
+  }
+  if (errors.length) failures.push(`replay: page errors: ${errors.join("; ")}`);
+  console.log(`replay: ${last} moves stepped through; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await context.close();
+}
+
 console.log(`seed ${args.seed}`);
 try {
   if (!args.only.length || args.only.includes("connect")) {
@@ -563,6 +642,13 @@ try {
       await timedGame();
     } catch (err) {
       failures.push(`timed: ${String(err).split("\n")[0]}`);
+    }
+  }
+  if (args.only.includes("replay")) {
+    try {
+      await replayGame();
+    } catch (err) {
+      failures.push(`replay: ${String(err).split("\n")[0]}`);
     }
   }
   for (const [name, step] of [["guest", guestStep], ["identity", identityStep]]) {
