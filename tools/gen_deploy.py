@@ -4,9 +4,10 @@
 * ``deploy/k8s/base/<game>.yaml``: each game's ServiceAccount, Service and
   Deployment, from ``tools/deploy_templates/game.yaml``;
 * in the shared files (kustomization resources, the matchmaker's game
-  addresses, the browser ingress, the dev replica counts, the prod HPAs, PDBs
-  and network policies), the region between ``# BEGIN GENERATED per game`` and
-  ``# END GENERATED per game``: one copy of the file's template per game;
+  addresses, the browser ingress, the certificate's DNS names, the dev replica
+  counts, the prod HPAs, PDBs and network policies), the region between
+  ``# BEGIN GENERATED per game`` and ``# END GENERATED per game``:
+  one copy of the file's template per game;
 * the Dockerfile's EXPOSE line (every service's gRPC, metrics and browser ports).
 
 ``python tools/gen_deploy.py`` writes them; ``--check`` exits 1 naming the
@@ -40,6 +41,10 @@ REGIONS: dict[str, str] = {
         "                name: {name}\n"
         "                port:\n"
         "                  name: http\n"
+    ),
+    "deploy/k8s/certificates/certificates.yaml": (
+        "    - {name}\n    - {name}.roost\n    - {name}.roost.svc\n"
+        "    - {name}.roost.svc.cluster.local\n"
     ),
     "deploy/k8s/overlays/dev/kustomization.yaml": "  - name: {name}\n    count: 1\n",
     "deploy/k8s/overlays/prod/hpa.yaml": "hpa.yaml",

@@ -2,8 +2,10 @@
 
 A service process serves its gRPC port (grpc.aio) and, on a second port, the
 same servicer through :mod:`services.core.connect_apps`: the Connect
-protocol and gRPC-Web over HTTP/1.1 and HTTP/2 (cleartext with prior knowledge;
-TLS ends at the ingress). Both run on the one event loop of
+protocol and gRPC-Web over HTTP/1.1 and HTTP/2: cleartext (HTTP/2 with prior
+knowledge, TLS ending at an ingress), or HTTPS only from the gRPC port's certificate
+(``TLS_CERT_FILE`` / ``TLS_KEY_FILE``, ALPN ``h2`` and ``http/1.1``: see
+:class:`GatewayTls`). Both run on the one event loop of
 the process, so a call over either reaches the same handlers, caps and store.
 
 The ASGI stack, outermost first:
@@ -29,6 +31,7 @@ import logging
 import os
 import re
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -38,6 +41,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from services.core.browser_errors import send_error, unknown_method
 from services.core.browser_guard import BodyBudget, RequestGuard
+from services.core.browser_tls import reloading_ssl_context
 from services.core.config import DEFAULT_MAX_MESSAGE_BYTES, Settings
 from services.core.connect_bridge import HTTP_VERSION
 from services.core.hypercorn_protocols import PortState, RoostConfig
@@ -268,6 +272,11 @@ class HttpGateway:
             self._task.exception()  # retrieved: a failure of the server was logged by it
 
 
+def _required(context: ssl.SSLContext | None) -> ssl.SSLContext:
+    assert context is not None, "certfile and keyfile are set"
+    return context
+
+
 def _quiet_cancelled_connections(previous: Any) -> Any:
     """The loop's exception handler, minus one CPython 3.11 false alarm: asyncio's
     stream server callback calls ``task.exception()`` on a connection task that a
@@ -285,6 +294,26 @@ def _quiet_cancelled_connections(previous: Any) -> Any:
             loop.default_exception_handler(context)
 
     return handle
+
+
+@dataclass(frozen=True)
+class GatewayTls:
+    """The browser port's certificate and key (PEM paths; the same files as the
+    gRPC port's). Set, the port speaks HTTPS only (ALPN ``h2``, ``http/1.1``): a
+    plaintext request fails its TLS handshake and is never served. Renewed files
+    are used by new connections without a restart
+    (:func:`services.core.browser_tls.reloading_ssl_context`)."""
+
+    cert_file: str
+    key_file: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> GatewayTls | None:
+        """The pair from ``TLS_CERT_FILE`` / ``TLS_KEY_FILE``, None when neither
+        is set (both or neither: the gRPC port refuses one alone first)."""
+        if not (settings.tls_cert_file and settings.tls_key_file):
+            return None
+        return cls(settings.tls_cert_file, settings.tls_key_file)
 
 
 @dataclass(frozen=True)
@@ -325,9 +354,19 @@ async def start_gateway(
     port: int,
     allowed_origins: Sequence[str],
     limits: GatewayLimits | None = None,
+    tls: GatewayTls | None = None,
 ) -> HttpGateway:
-    """Serve ``apps`` on ``host:port`` (0: a free port) with CORS for ``allowed_origins``."""
+    """Serve ``apps`` on ``host:port`` (0: a free port) with CORS for
+    ``allowed_origins``; over HTTPS only when ``tls`` is given."""
     limits = limits or GatewayLimits()
     gateway = HttpGateway(browser_app(apps, allowed_origins, limits), host, port, limits)
+    if tls is not None:
+        # Hypercorn's SSL context offers ALPN h2 then http/1.1 (its alpn_protocols).
+        gateway.config.certfile = tls.cert_file
+        gateway.config.keyfile = tls.key_file
+        make = gateway.config.create_ssl_context  # Hypercorn's, with the settings above
+        gateway.config.create_ssl_context = lambda: reloading_ssl_context(  # type: ignore[method-assign]
+            lambda: _required(make()), tls.cert_file, tls.key_file
+        )
     await gateway.start()
     return gateway

@@ -38,7 +38,13 @@ from services.core import reflection_v1
 from services.core.config import Settings
 from services.core.connect_apps import HealthApp
 from services.core.decoding import MESSAGE_LIMIT, tolerant_server
-from services.core.http_gateway import ConnectApp, GatewayLimits, HttpGateway, start_gateway
+from services.core.http_gateway import (
+    ConnectApp,
+    GatewayLimits,
+    GatewayTls,
+    HttpGateway,
+    start_gateway,
+)
 from services.core.logging import configure, get_logger
 from services.core.metrics import LIMITS, serve_metrics
 from services.core.store_gate import STORE_GATE, StoreGate
@@ -277,6 +283,7 @@ async def start_server(
                 settings.connect_port,
                 settings.cors_allowed_origins,
                 GatewayLimits.from_settings(settings),
+                GatewayTls.from_settings(settings),
             )
         except OSError as exc:
             if settings.connect_port_required:

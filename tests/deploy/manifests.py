@@ -12,9 +12,14 @@ from deploy.render import render
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
-OVERLAYS = {"dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
+OVERLAYS = {
+    "dev": K8S / "overlays" / "dev",
+    "prod": K8S / "overlays" / "prod",
+    "prod-tls": K8S / "overlays" / "prod-tls",
+}
 LOADTEST = K8S / "loadtest"
 BROWSER = K8S / "browser"
+CERTIFICATES = K8S / "certificates"  # cert-manager objects: no schema offline
 NAMESPACE = "roost"
 
 # name -> (gRPC port, full proto service name): the registry (protos/roost/games.toml),
@@ -36,10 +41,12 @@ def _render(path: Path) -> tuple[Obj, ...]:
 
 
 def rendered(target: str) -> list[Obj]:
-    """A fresh copy of the rendered objects of "dev", "prod", "loadtest" or "browser"."""
+    """A fresh copy of the rendered objects of "dev", "prod", "prod-tls", "loadtest",
+    "browser" or "certificates"."""
     import copy
 
-    path = {"loadtest": LOADTEST, "browser": BROWSER}.get(target) or OVERLAYS[target]
+    extra = {"loadtest": LOADTEST, "browser": BROWSER, "certificates": CERTIFICATES}
+    path = extra.get(target) or OVERLAYS[target]
     return copy.deepcopy(list(_render(path)))
 
 

@@ -351,7 +351,7 @@ def test_roost_pods_run_as_the_image_user_with_a_writable_tmp(env: str) -> None:
         for c in spec["containers"]:
             tmp = [m for m in c["volumeMounts"] if m["mountPath"] == "/tmp"]
             assert len(tmp) == 1 and "emptyDir" in volumes[tmp[0]["name"]], name
-        if name != "redis":
+        if name not in {"redis", "archive"}:  # the official images' users
             assert spec["securityContext"]["runAsUser"] == APP_UID, name
             assert spec["securityContext"]["runAsGroup"] == APP_UID, name
 
@@ -497,6 +497,7 @@ def test_prod_allows_every_needed_flow(cluster: tuple[list[Obj], dict[str, Pod]]
             ("roost-loadtest", name, port),
             ("gateway", name, port),
             (name, "redis", 6379),
+            (name, "archive", 5432),
             ("prometheus", name, port + METRICS_OFFSET),
             ("gateway", name, port + CONNECT_OFFSET),
         ]
@@ -514,6 +515,11 @@ def test_prod_denies_flows_nobody_needs(cluster: tuple[list[Obj], dict[str, Pod]
     denied = [
         ("roost-loadtest", "redis", 6379),
         ("gateway", "redis", 6379),
+        ("roost-loadtest", "archive", 5432),
+        ("gateway", "archive", 5432),
+        ("stranger-here", "archive", 5432),
+        ("archive", "skygarden", 50051),
+        ("redis", "archive", 5432),
         ("stranger", "undertheleaves", 50054),
         ("stranger-here", "matchmaking", 50050),
         ("stranger-here", "redis", 6379),

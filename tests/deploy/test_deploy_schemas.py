@@ -24,7 +24,7 @@ KUBERNETES_VALIDATE_VERSION = "1.37.0"
 # Oldest supported (native gRPC probes are GA since 1.27; PVC retention
 # policy on by default since 1.27) and newest carried.
 KUBERNETES_VERSIONS = ("1.30.0", "1.37.0")
-TARGETS = ("dev", "prod", "loadtest", "browser")
+TARGETS = ("dev", "prod", "prod-tls", "loadtest", "browser")
 
 
 def test_pinned_validator_carries_the_pinned_kubernetes_versions() -> None:

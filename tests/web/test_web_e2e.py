@@ -140,3 +140,18 @@ def test_a_timed_game_in_the_browser_ends_when_the_bot_runs_out_of_time(
     status, output = run_script(stack, out, ("timed",))
     assert status == 0, output[-6000:]
     assert "timed: the bot ran out of time" in output
+
+
+@pytest.mark.e2e
+def test_a_finished_game_is_replayed_step_by_step_in_the_browser(
+    stack: Stack | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """e2e.mjs's replay step (issue 30, "Replays in the web app"): a finished game opened
+    at #/replay/<game>/<id>?seat=0&v=1 is stepped forward (and back) move by move, each step
+    showing the record's decision; the last move draws the board and the score board; a
+    jumped-to move's shared link opens at that move; the record downloads as
+    <game>-<game id>.json."""
+    out = tmp_path_factory.mktemp("web-e2e-replay")
+    status, output = run_script(stack, out, ("replay",))
+    assert status == 0, output[-6000:]
+    assert "replay: " in output and "moves stepped through" in output

@@ -16,6 +16,8 @@
 // Then it queues through the matchmaker with bots filling the other seat.
 // Named alone ("timed"): a timed game whose bot side stops answering and runs out of time
 // (see timedGame).
+// Named alone ("guest", "identity"): who the page plays as (issue 28; see guestStep and
+// identityStep): a guest identity queued with, and a provider token given to the page.
 //
 // Usage: node scripts/e2e.mjs <base url of the served app> [options] [game ... | matchmaking]
 //   --out DIR        where screenshots go (default test-results/e2e)
@@ -23,6 +25,8 @@
 //                    stdin (the caller restarts that game's service, then answers)
 //   --seed N         the click generator's seed (default: E2E_SEED or 1)
 //   timed            (only when named) the timed game of timedGame
+//   guest, identity  (only when named) guestStep and identityStep (E2E_IDP_* name the tokens)
+//   replay           (only when named) the replay of a finished game (replayGame)
 // The app at that URL must reach the services' browser endpoints (see
 // src/config.ts). CHROMIUM overrides /usr/bin/chromium.
 import { mkdirSync, readFileSync } from "node:fs";
@@ -442,6 +446,181 @@ async function timedGame() {
   await page.close();
 }
 
+/** The lobby's "who you are" line once it has settled (not "Getting a guest identity…"). */
+async function whoLine(page) {
+  await page.waitForSelector("#who:not(:has-text('Getting'))", { timeout: 20000 });
+  return ((await page.locator("#who").textContent()) ?? "").trim();
+}
+
+/** Guests (issue 28): the page gets a guest identity on its first visit and keeps it across
+ * reloads; the matchmaker (IDENTITY_REQUIRED) refuses the page queueing as another id, in
+ * words, and seats the guest's queued ticket with bots: the verified guest id plays. */
+async function guestStep() {
+  const started = Date.now();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(base);
+  const who = await whoLine(page);
+  const id = (who.match(/Playing as guest (guest-\w+)/) ?? [])[1];
+  if (!id) throw new Error(`the lobby says "${who}"`);
+  await page.reload();
+  if ((await whoLine(page)) !== who) failures.push(`guest: after a reload the lobby says "${await whoLine(page)}", not "${who}"`);
+  const party = await page.inputValue("#q-party");
+  if (party !== id) failures.push(`guest: the party field holds "${party}", not the guest id ${id}`);
+  await page.selectOption("#q-game", "undertheleaves");
+  await page.fill("#q-counts", "2");
+  await page.fill("#q-party", "someone-else");
+  await page.click("form.queue button[type=submit]");
+  await page
+    .waitForSelector("form.queue .notice:has-text('as yourself')", { timeout: 10000 })
+    .catch(async () => failures.push(`guest: queueing as another id said "${await page.locator("form.queue .notice").textContent()}"`));
+  await page.fill("#q-party", id);
+  await page.click("form.queue button[type=submit]");
+  await page.waitForSelector(".board", { timeout: 60000 });
+  const header = (await page.locator(".game-header p").textContent()) ?? "";
+  if (!header.includes(`Playing as ${id}`)) failures.push(`guest: the game header says "${header}"`);
+  console.log(`guest: ${id} queued and seated; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await context.close();
+}
+
+/** A page given `token` the way an embedding page does: config.js sets ROOST_CONFIG.identityToken. */
+async function pageWithToken(token) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route("**/config.js", async (route) => {
+    const original = await route.fetch();
+    const body = `${await original.text()}\nwindow.ROOST_CONFIG.identityToken = ${JSON.stringify(token)};\n`;
+    await route.fulfill({ response: original, body });
+  });
+  const page = await context.newPage();
+  await page.goto(base);
+  return { context, page };
+}
+
+/** Start a table of people only (NewGame on the game service): seat 1 for a person with a link. */
+async function startPeopleTable(page) {
+  await page.selectOption("#ng-game", "undertheleaves");
+  await page.fill("#ng-players", "2");
+  await page.dispatchEvent("#ng-players", "change");
+  await page.selectOption("#ng-seat-1", "open");
+  await page.click("form.new-game button[type=submit]");
+}
+
+/** Bring your own identity (issue 28): a token of the test identity provider (E2E_IDP_TOKEN,
+ * subject E2E_IDP_SUBJECT) handed to the page is who the lobby says, NewGame on the game
+ * service and the matchmaker's queue accept it (no guest is issued); a token signed by
+ * another key (E2E_IDP_BAD_TOKEN) is refused with a readable sentence. */
+async function identityStep() {
+  const started = Date.now();
+  const { IDP_TOKEN = "", IDP_SUBJECT = "", IDP_BAD_TOKEN = "" } = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k.startsWith("E2E_")).map(([k, v]) => [k.slice(4), v]),
+  );
+  if (!IDP_TOKEN || !IDP_SUBJECT || !IDP_BAD_TOKEN) throw new Error("E2E_IDP_TOKEN, E2E_IDP_SUBJECT and E2E_IDP_BAD_TOKEN must be set");
+  const good = await pageWithToken(IDP_TOKEN);
+  const who = await whoLine(good.page);
+  if (who !== `Signed in as ${IDP_SUBJECT}`) failures.push(`identity: the lobby says "${who}"`);
+  await startPeopleTable(good.page);
+  await good.page
+    .waitForSelector("form.new-game .notice:has-text('Share these links')", { timeout: 20000 })
+    .catch(async () => failures.push(`identity: NewGame with the provider's token said "${await good.page.locator("form.new-game .notice").textContent()}"`));
+  await good.page.selectOption("#q-game", "undertheleaves");
+  await good.page.fill("#q-counts", "2");
+  await good.page.click("form.queue button[type=submit]");
+  await good.page
+    .waitForSelector(".board", { timeout: 60000 })
+    .catch(async () => failures.push(`identity: queueing with the provider's token said "${await good.page.locator("form.queue .notice").textContent()}"`));
+  if (await good.page.evaluate(() => localStorage.getItem("roost.identity.v1"))) failures.push("identity: a guest was stored next to the provider's token");
+  await good.context.close();
+  const bad = await pageWithToken(IDP_BAD_TOKEN);
+  await whoLine(bad.page);
+  await startPeopleTable(bad.page);
+  const refused = await bad.page
+    .waitForSelector("form.new-game .notice:has-text('refused')", { timeout: 20000 })
+    .then((el) => el.textContent())
+    .catch(async () => `(no refusal) ${await bad.page.locator("form.new-game .notice").textContent()}`);
+  if (!refused.includes("refused this page's sign-in") || !refused.includes("bearer token refused")) failures.push(`identity: a wrong token said "${refused}"`);
+  else console.log(`identity: a wrong token: ${refused}`);
+  await bad.context.close();
+  console.log(`identity: the provider's token played; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A finished game replayed step by step (issue 30): an Under the Leaves game for two played
+ * to its end by this script through Connect (the first legal action of each seat asked), then
+ * opened at `#/replay/<game>/<id>?seat=0&v=1` in a page holding seat 0: each Forward press
+ * shows the next decision of the record (GetRecord) as the current move, Back goes one back,
+ * the last move draws the board and the final score board, a move of the list is jumped to
+ * and its link (which holds the version) opens at that move, and the download button saves
+ * `<game>-<game id>.json`, the complete record. */
+async function replayGame() {
+  const game = "undertheleaves";
+  const started = Date.now();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base);
+  const created = await connectCall(page, game, "NewGame", { common: { players: 2, seatNames: ["Ann", "Bea"] } });
+  const token = Object.fromEntries(created.credentials.map((c) => [c.seat ?? 0, c.token]));
+  for (let moves = 0; moves < 2000; moves++) {
+    const state = await connectCall(page, game, "GetState", { gameId: created.gameId });
+    if (state.status === "GAME_STATUS_FINISHED") break;
+    for (const seat of state.toAct ?? []) {
+      const legal = await connectCall(page, game, "Legal", { gameId: created.gameId }, token[seat]);
+      const id = legal.actions?.[0]?.ref?.id ?? 0;
+      await connectCall(page, game, "Apply", { gameId: created.gameId, expectedVersion: legal.version, actionId: id }, token[seat]).catch(() => undefined);
+    }
+  }
+  const { record } = await connectCall(page, game, "GetRecord", { gameId: created.gameId });
+  const decisions = record.decisions ?? [];
+  const last = Number(decisions[decisions.length - 1]?.version ?? 0);
+  if (!record.complete || last < 3) failures.push(`replay: the game did not finish (${decisions.length} decisions)`);
+  // Hold seat 0 in this browser (the join link), then open its replay at the first move.
+  await page.goto(`${base}#/join/${game}/${created.gameId}/0/${encodeURIComponent(token[0])}`);
+  await page.waitForSelector(".board", { timeout: 20000 });
+  await page.goto(`${base}#/replay/${game}/${created.gameId}?seat=0&v=1`);
+  await page.waitForSelector(".replay-controls", { timeout: 20000 });
+  const position = () => page.locator(".replay-position").textContent();
+  const current = () => page.locator('.replay-jump[aria-current="step"]').textContent();
+  for (let v = 1; v <= last; v++) {
+    const d = decisions[v - 1];
+    if ((await position()) !== `Move ${v} of ${last}`) {
+      failures.push(`replay: at step ${v} the page says "${await position()}"`);
+      break;
+    }
+    const shown = await current();
+    if (d.kind !== "new_game" && !shown.includes(d.label || d.kind)) {
+      failures.push(`replay: move ${v} shows "${shown}", the record says "${d.label || d.kind}"`);
+      break;
+    }
+    if (v === 2) {
+      await page.click("button.replay-back");
+      if ((await position()) !== `Move 1 of ${last}`) failures.push("replay: Back did not go back to move 1");
+      await page.click("button.replay-forward");
+    }
+    if (v < last) await page.click("button.replay-forward");
+  }
+  if (!(await page.locator(".board").count())) failures.push("replay: no board at the last move");
+  if (!(await page.locator(".scoreboard").count())) failures.push("replay: no score board at the last move");
+  await page.screenshot({ path: join(args.out, "replay-end.png"), fullPage: true });
+  await page.click('.replay-jump[data-version="2"]');
+  const link = await page.locator("a.replay-share").getAttribute("href");
+  if (!link?.includes("seat=0") || !link.includes("v=2")) failures.push(`replay: the shared link is ${link}`);
+  const shared = await context.newPage();
+  await shared.goto(new URL(link ?? "", base).href);
+  await shared.waitForSelector(".replay-controls", { timeout: 20000 });
+  const sharedAt = await shared.locator(".replay-position").textContent();
+  if (sharedAt !== `Move 2 of ${last}`) failures.push(`replay: the shared link opens at "${sharedAt}"`);
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: 20000 }), page.click("button.download-record")]);
+  const name = download.suggestedFilename();
+  if (name !== `${game}-${created.gameId}.json`) failures.push(`replay: the record downloads as ${name}`);
+  const saved = JSON.parse(readFileSync(await download.path(), "utf8"));
+  if (saved.game_id !== created.gameId || saved.complete !== true || (saved.decisions ?? []).length !== decisions.length) {
+    failures.push("replay: the downloaded record is not the game's complete record");
+  }
+  if (errors.length) failures.push(`replay: page errors: ${errors.join("; ")}`);
+  console.log(`replay: ${last} moves stepped through; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await context.close();
+}
+
 console.log(`seed ${args.seed}`);
 try {
   if (!args.only.length || args.only.includes("connect")) {
@@ -463,6 +642,21 @@ try {
       await timedGame();
     } catch (err) {
       failures.push(`timed: ${String(err).split("\n")[0]}`);
+    }
+  }
+  if (args.only.includes("replay")) {
+    try {
+      await replayGame();
+    } catch (err) {
+      failures.push(`replay: ${String(err).split("\n")[0]}`);
+    }
+  }
+  for (const [name, step] of [["guest", guestStep], ["identity", identityStep]]) {
+    if (!args.only.includes(name)) continue;
+    try {
+      await step();
+    } catch (err) {
+      failures.push(`${name}: ${String(err).split("\n")[0]}`);
     }
   }
   for (const [game, players] of Object.entries(TABLES)) {

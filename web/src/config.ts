@@ -14,11 +14,16 @@
  * port on the page's host (docs/WEB.md).
  *
  * `protocol` picks the wire protocol: "connect" (default) or "grpc-web".
+ *
+ * `identityToken` is a token of the frontend's own identity provider (a JWT,
+ * or a function returning one), sent instead of a guest identity (see
+ * identity.ts and docs/WEB.md).
  */
 export interface RoostConfig {
   baseUrl?: string;
   endpoints?: Record<string, string>;
   protocol?: "connect" | "grpc-web";
+  identityToken?: string | (() => string | Promise<string>);
 }
 
 declare global {
@@ -43,4 +48,9 @@ export function baseUrl(name: string): string {
 /** The wire protocol the transports speak. */
 export function protocol(): "connect" | "grpc-web" {
   return current().protocol ?? "connect";
+}
+
+/** The identity provider's token (or the function giving it), when the embedding page sets one. */
+export function identityToken(): RoostConfig["identityToken"] {
+  return current().identityToken || undefined;
 }

@@ -5,6 +5,7 @@
  *   #/play/<game>/<game id>             play with the seat this browser holds
  *   #/watch/<game>/<game id>            watch as a spectator (public view only)
  *   #/join/<game>/<game id>/<seat>/<token>  take a seat someone shared, then play
+ *   #/replay/<game>/<game id>?seat=N&v=K  replay a game step by step (replay/address.ts)
  *   ?fixture=<game>/<position>          draw a recorded position, no server (tests, screenshots)
  */
 import "./styles.css";
@@ -19,9 +20,11 @@ import { decided, pickStep, pickTarget, togglePick } from "./choose/panel.js";
 import type { GameModel } from "./game/model.js";
 import { renderLobby } from "./lobby/lobby.js";
 import { GAMES, type GameName } from "./registry.js";
+import { parseReplayHash } from "./replay/address.js";
+import { ReplayPage } from "./replay/page.js";
 
 const root = document.getElementById("app")!;
-let current: GameController | undefined;
+let current: GameController | ReplayPage | undefined;
 
 function navigate(hash: string): void {
   if (location.hash === hash) route();
@@ -35,6 +38,12 @@ function isGame(name: string | undefined): name is GameName {
 function route(): void {
   current?.stop();
   current = undefined;
+  const replay = parseReplayHash(location.hash);
+  if (replay && isGame(replay.game)) {
+    current = new ReplayPage(root, replay);
+    void current.start();
+    return;
+  }
   const [, page, game, gameId, seat, token] = location.hash.split("/");
   if ((page === "play" || page === "watch") && isGame(game) && gameId) {
     current = new GameController(root, game, gameId, page === "watch");

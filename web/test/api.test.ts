@@ -81,8 +81,30 @@ describe("watch", () => {
       seen.push(item.event.version);
     }
     expect(seen).toEqual([2n, 3n, 4n, 5n]);
-    expect(asked).toEqual([1n, 3n, 4n]);
+    expect(asked).toEqual([1n, 2n, 3n]);
     expect(statuses).toEqual(["live", "reconnecting", "live", "reconnecting", "live"]);
+  });
+
+  it("says live when a resumed stream brings the last event again (nobody moved), and does not pass the repeat on", async () => {
+    const asked: bigint[] = [];
+    const script: (() => AsyncIterable<{ event: ReturnType<typeof event> }>)[] = [
+      async function* () { yield { event: event(7) }; throw new ConnectError("restart", Code.Unavailable); },
+      async function* () { yield { event: event(7) }; yield { event: event(8, GameStatus.FINISHED) }; },
+    ];
+    const client = {
+      watch(req: { fromVersion: bigint }) {
+        asked.push(req.fromVersion);
+        return script.shift()!();
+      },
+    } as unknown as GameClient;
+    const statuses: string[] = [];
+    const seen: bigint[] = [];
+    for await (const item of watchGame(client, "g", undefined, 6n, new AbortController().signal, { sleep: async () => {}, onStatus: (s) => { statuses.push(s); if (s === "live") seen.push(-1n); } })) {
+      seen.push(item.event.version);
+    }
+    expect(asked).toEqual([6n, 6n]);
+    expect(seen).toEqual([-1n, 7n, -1n, 8n]);
+    expect(statuses).toEqual(["live", "reconnecting", "live"]);
   });
 
   it("asks for the view always and the legal actions only with a seat token, and passes them on", async () => {

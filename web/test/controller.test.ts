@@ -213,7 +213,7 @@ describe("game page", () => {
     expect(document.querySelector(".scoreboard.final")).not.toBeNull();
   });
 
-  it("resumes the stream from the last version seen when it ends", async () => {
+  it("resumes the stream one version before the last seen when it ends (that event again shows it live)", async () => {
     const s = open("skygarden", "2p-start");
     await settle();
     const mid = s.itemOf("2p-mid");
@@ -221,7 +221,7 @@ describe("game page", () => {
     s.push("end");
     await settle();
     expect(s.watches.length).toBe(2);
-    expect(s.watches[1]!.fromVersion).toBe(mid.event.version);
+    expect(s.watches[1]!.fromVersion).toBe(mid.event.version - 1n);
     expect(count(s, "getState")).toBe(1);
   });
 

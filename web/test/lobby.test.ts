@@ -21,6 +21,7 @@ import { UnderTheLeaves } from "../src/gen/roost/undertheleaves/v1/service_pb.js
 import { kitOf } from "../src/games/index.js";
 import { renderLobby } from "../src/lobby/lobby.js";
 import { optionsFields, readOptions } from "../src/lobby/options.js";
+import { browserPlayerId } from "../src/lobby/queue.js";
 import { h } from "../src/dom.js";
 import { GAMES } from "../src/registry.js";
 
@@ -231,7 +232,9 @@ describe("matchmaking form", () => {
     expect(req.table).toBeUndefined();
     expect(req.botFill).toMatchObject({ enabled: true, afterMs: 0, kind: BotKind.GREEDY });
     expect(seen.watched).toBe(1);
-    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 1, token: "tok-me", player: "you" }]);
+    // The party is who this page is: its player id (the guest's, once the page has one).
+    expect(req.party.map((p) => p.playerId)).toEqual([browserPlayerId()]);
+    expect(heldGame("mm-game")!.seats).toEqual([{ seat: 1, token: `tok-${browserPlayerId()}`, player: "you" }]);
     expect(went).toEqual(["#/play/undertheleaves/mm-game"]);
   });
 });

@@ -16,6 +16,7 @@ import type {
   Seat,
   SeatCredential,
 } from "../gen/roost/common/v1/common_pb.js";
+import type { GameRecord } from "../gen/roost/common/v1/record_pb.js";
 import { game, MATCHMAKER } from "../registry.js";
 import { transportFor } from "./transport.js";
 
@@ -83,6 +84,8 @@ export interface GameClient {
     req: { gameId: string; fromVersion?: bigint; limit?: number },
     opts?: CallOpts,
   ): Promise<{ entries: { event?: Event }[]; version: bigint; optionsJson: string; players: number }>;
+  /** The game's record (docs/RECORDS.md): the public part while it runs, the whole record once it has ended. */
+  getRecord(req: { gameId: string }, opts?: CallOpts): Promise<{ record?: GameRecord }>;
   resign(req: { gameId: string }, opts?: CallOpts): Promise<{ version: bigint; status: GameStatus; event?: Event }>;
   offerRematch(req: { gameId: string }, opts?: CallOpts): Promise<{ rematch?: RematchMessage }>;
   acceptRematch(req: { gameId: string }, opts?: CallOpts): Promise<{ rematch?: RematchMessage }>;

@@ -49,6 +49,11 @@ const SENTENCES: Record<string, string> = {
   ERROR_REASON_UNKNOWN_GAME: "The matchmaker does not know that game.",
   ERROR_REASON_TICKET_NOT_FOUND: "That queue ticket is gone.",
   ERROR_REASON_TICKET_CLOSED: "That queue ticket can no longer change.",
+  ERROR_REASON_IDENTITY_INVALID: "The server refused this page's sign-in; sign in again or reload for a new guest.",
+  ERROR_REASON_IDENTITY_REQUIRED: "This server plays only with signed-in players; sign in first.",
+  ERROR_REASON_IDENTITY_MISMATCH: "You can only queue and play as yourself (your signed-in player id).",
+  ERROR_REASON_VERIFIED_IDENTITY_REQUIRED: "Only signed-in players (not guests) can do that here.",
+  ERROR_REASON_IDENTITY_PROVIDER_UNAVAILABLE: "The sign-in service cannot be reached; retrying shortly.",
 };
 
 /** A sentence for a player: what went wrong and what to do. */
@@ -61,7 +66,8 @@ export function explain(err: unknown): string {
         ? "The server cannot be reached; retrying."
         : e.message || "Something went wrong.";
   }
-  const rule = e.metadata["rule"];
+  // A refused sign-in says why (expired, wrong signature, ...): the server's words.
+  const rule = e.reason === "ERROR_REASON_IDENTITY_INVALID" ? e.message : e.metadata["rule"];
   return rule ? `${text} (${rule})` : text;
 }
 

@@ -2,11 +2,13 @@
  * One browser transport per service base URL, speaking Connect (JSON-free:
  * binary protobuf) or gRPC-Web as config.ts says. A page that embeds Roost
  * differently (or a test with an in-memory router) can put its own transport
- * in front of a service with `useTransport`.
+ * in front of a service with `useTransport`. Every call carries the page's
+ * identity (`authorization: Bearer …`, see api/bearer.ts).
  */
 import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
 import { baseUrl, protocol } from "../config.js";
+import { pageBearer } from "./bearer.js";
 
 const transports = new Map<string, Transport>();
 const chosen = new Map<string, Transport>();
@@ -21,8 +23,8 @@ export function transportFor(name: string): Transport {
   if (!transport) {
     transport =
       protocol() === "grpc-web"
-        ? createGrpcWebTransport({ baseUrl: url, useBinaryFormat: true })
-        : createConnectTransport({ baseUrl: url, useBinaryFormat: true });
+        ? createGrpcWebTransport({ baseUrl: url, useBinaryFormat: true, interceptors: [pageBearer] })
+        : createConnectTransport({ baseUrl: url, useBinaryFormat: true, interceptors: [pageBearer] });
     transports.set(key, transport);
   }
   return transport;

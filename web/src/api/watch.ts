@@ -1,10 +1,13 @@
 /**
  * Watch that never gives up: it streams a game's events from a version and,
  * when the stream ends before the game does (the server's connection age, a
- * restart, a dropped network) or fails with a retryable error, resumes from
- * the last version seen after a backoff (0.25 s doubling to 8 s, reset by
- * every event received). It stops when the game is finished, when the caller
- * aborts, or on an error that retrying cannot fix (game not found, bad token).
+ * restart, a dropped network) or fails with a retryable error, resumes after a
+ * backoff (0.25 s doubling to 8 s, reset by every event received). A resumed
+ * stream starts one version before the last one seen, so its first event (that
+ * one again) comes at once and shows the stream is live even when nobody moves;
+ * the repeat is not passed on. It stops when the game is finished, when the
+ * caller aborts, or on an error that retrying cannot fix (game not found, bad
+ * token).
  *
  * Every event comes with the caller's view when it is the latest of a batch
  * (include_view), and, for a seat, with the seat's legal actions when the
@@ -30,7 +33,7 @@ export interface WatchItem {
 }
 
 export interface WatchHooks {
-  /** Called with each (re)connection attempt's state: "live" or "reconnecting". */
+  /** "live" when a (re)connected stream brings its first event, "reconnecting" when it is lost. */
   onStatus?: (status: "live" | "reconnecting") => void;
   /** Sleep used between attempts (tests pass a fast one). */
   sleep?: (ms: number) => Promise<void>;
@@ -48,18 +51,25 @@ export async function* watchGame(
   hooks: WatchHooks = {},
 ): AsyncGenerator<WatchItem> {
   let next = fromVersion;
+  /** The last version passed on (none yet: nothing to repeat). */
+  let seen: bigint | undefined;
   let delay = 250;
   const sleep = hooks.sleep ?? sleeper;
   while (!signal.aborted) {
     try {
-      hooks.onStatus?.("live");
+      const from = seen !== undefined && seen > 0n ? seen - 1n : next;
+      let first = true;
       for await (const item of client.watch(
-        { gameId, fromVersion: next, includeView: true, includeLegal: token !== undefined },
+        { gameId, fromVersion: from, includeView: true, includeLegal: token !== undefined },
         asSeat(token, signal),
       )) {
         if (!item.event) continue;
         delay = 250;
+        if (first) hooks.onStatus?.("live");
+        first = false;
+        if (seen !== undefined && item.event.version <= seen) continue; // the repeat of a resumed stream
         next = item.event.version;
+        seen = next;
         yield { event: item.event, view: item.view, legal: item.legal ?? [] };
         if (item.event.status === GameStatus.FINISHED) return;
       }

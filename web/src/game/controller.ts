@@ -190,9 +190,11 @@ export class GameController {
     const from = this.model.version > 0n ? this.model.version - 1n : 0n;
     const stream = watchGame(this.client, this.model.gameId, this.token, from, this.abort.signal, {
       ...this.watchHooks,
-      // "live" is said only once the stream has brought an event (it starts one version
-      // back, so the first comes at once): an attempt under way is still "reconnecting".
-      onStatus: (connection) => connection === "reconnecting" && connection !== this.model.connection && this.update({ connection }),
+      // "live" comes once a (re)connected stream has brought an event (it starts one version
+      // back, so the first comes at once); an attempt under way is still "reconnecting".
+      onStatus: (connection) =>
+        connection !== this.model.connection &&
+        this.update({ connection, notice: connection === "live" && !this.model.pending ? undefined : this.model.notice }),
     });
     const me = this.model.viewerSeat;
     for await (const { event, view, legal } of stream) {

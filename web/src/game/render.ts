@@ -14,6 +14,7 @@ import { kitOf } from "../games/index.js";
 import { howToPlayButton } from "../howto/howto.js";
 import { game as entry } from "../registry.js";
 import type { GameModel } from "./model.js";
+import { downloadButton } from "../replay/download.js";
 import { renderClock, startTicker } from "./clock.js";
 import { type LifecycleActions, renderEnding, renderLifecycleControls } from "./lifecycle.js";
 
@@ -64,6 +65,12 @@ export function renderGame(model: GameModel, actions: GameActions): HTMLElement 
       model.finished ? "game over" : model.toAct.length ? `to act: ${model.toAct.map((s) => seatName(model.seats, s)).join(", ")}` : "",
       " · ",
       h("a", { href: `#/watch/${model.game}/${model.gameId}` }, "spectator link"),
+      // The record's download and replay need a server: none in fixture mode (recorded positions).
+      model.connection !== "fixture" && [
+        model.finished && [" · ", h("a", { class: "replay-link", href: `#/replay/${model.game}/${model.gameId}?seat=${model.viewerSeat}` }, "replay")],
+        " · ",
+        downloadButton(model.game, model.gameId),
+      ],
       " · ",
       h("a", { href: "#/" }, "lobby"),
       " · ",

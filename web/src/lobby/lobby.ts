@@ -23,6 +23,8 @@ import { seatOf } from "../presence.js";
 import { GAMES, game as entry, type GameName } from "../registry.js";
 import { optionsFields, readOptions } from "./options.js";
 import { browserPlayerId, queueForSeats, tableSeat, ticketText } from "./queue.js";
+import { pageIdentity } from "../api/bearer.js";
+import { whoLine } from "./who.js";
 
 type SeatPlan = "you" | "random" | "greedy" | "open";
 
@@ -80,6 +82,7 @@ async function createTable(t: Table): Promise<Seated> {
  * chosen kind in every other seat; the bots play on the server.
  */
 async function seatWithBots(t: Table, status: HTMLElement): Promise<Seated> {
+  await pageIdentity(); // the verified player id, once known, is this browser's first person
   const me = browserPlayerId();
   const firstYou = t.plans.indexOf("you");
   // Ratings follow player ids: this browser's first person is its player id, others get their own.
@@ -200,7 +203,12 @@ function queueForm(navigate: (hash: string) => void): HTMLElement {
   const optionsBox = h("div", { class: "options" });
   const select = gameSelect("q-game", () => replace(optionsBox, optionsFields(kitOf(select.value as GameName).schemas.options)));
   const counts = h("input", { id: "q-counts", type: "text", value: "2", "aria-describedby": "q-counts-help" }) as HTMLInputElement;
-  const party = h("input", { id: "q-party", type: "text", value: "me" }) as HTMLInputElement;
+  // The party's first member is who this page is (the matchmaker refuses another id for a verified caller).
+  const party = h("input", { id: "q-party", type: "text", value: browserPlayerId() }) as HTMLInputElement;
+  const firstParty = party.value;
+  void pageIdentity().then((who) => {
+    if (who && party.value === firstParty) party.value = who.playerId;
+  });
   const bots = h("input", { id: "q-bots", type: "checkbox", checked: true }) as HTMLInputElement;
   const kind = h("select", { id: "q-kind" }, h("option", { value: "greedy" }, "greedy"), h("option", { value: "random" }, "random")) as HTMLSelectElement;
   let stop: AbortController | undefined;
@@ -308,7 +316,7 @@ export function renderLobby(root: HTMLElement, navigate: (hash: string) => void)
       h(
         "div",
         { class: "lobby" },
-        h("header", {}, h("h1", {}, "Roost"), h("p", {}, "Bird and garden board games: play against people or bots, or watch.")),
+        h("header", {}, h("h1", {}, "Roost"), h("p", {}, "Bird and garden board games: play against people or bots, or watch."), whoLine(pageIdentity())),
         h("main", { class: "lobby-grid" }, newGameForm(navigate), yourGames(draw), queueForm(navigate), spectateForm(navigate)),
       ),
     );

@@ -10,6 +10,7 @@
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { matchmakerClient } from "../api/clients.js";
+import { currentIdentity } from "../identity.js";
 import {
   type Assignment,
   BotKind,
@@ -35,8 +36,13 @@ export function tableSeat(who: { playerId: string } | { bot: BotKind; name?: str
     : create(TableSeatSchema, { occupant: { case: "bot", value: who.bot }, name: who.name ?? "" });
 }
 
-/** A player id for this browser, kept in localStorage so ratings follow it. */
+/**
+ * The player id of this browser: the verified identity's (identity.ts) when
+ * the page has one, else an id kept in localStorage so ratings follow it.
+ */
 export function browserPlayerId(): string {
+  const verified = currentIdentity();
+  if (verified?.playerId) return verified.playerId;
   const key = "roost.player.v1";
   let id = localStorage.getItem(key);
   if (!id) {
