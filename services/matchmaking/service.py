@@ -279,6 +279,7 @@ class MatchmakerService(pb_grpc.MatchmakerServicer):
     ) -> pb.ListGamesResponse:
         return await list_games(self.archive, request)
 
+    @unary("matchmaking")
     async def IssueGuestToken(
         self, request: pb.IssueGuestTokenRequest, context: grpc.aio.ServicerContext
     ) -> pb.IssueGuestTokenResponse:
