@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 #: The browser (Connect / gRPC-Web) port is the gRPC port plus this, unless set.
 CONNECT_PORT_OFFSET = 2000
+#: The metrics port is the gRPC port + this, unless METRICS_PORT says otherwise.
+METRICS_PORT_OFFSET = 1000
 #: Origins allowed to call from a browser unless CORS_ALLOWED_ORIGINS says otherwise:
 #: pages served from this machine, on any port (local development).
 DEFAULT_CORS_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*")
@@ -182,7 +184,7 @@ class Settings:
             redis_cluster=os.environ.get("REDIS_CLUSTER", "").lower() in {"1", "true", "yes"},
             host=os.environ.get("HOST", "[::]"),
             port=port,
-            metrics_port=_int("METRICS_PORT", port + 1000 if port else 0),
+            metrics_port=_int("METRICS_PORT", port + METRICS_PORT_OFFSET if port else 0),
             log_level=os.environ.get("LOG_LEVEL", "info").lower(),
             game_ttl_seconds=_int("GAME_TTL_SECONDS", 24 * 3600),
             idle_ttl_seconds=_int("IDLE_TTL_SECONDS", 7 * 24 * 3600),

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from services.core.config import CONNECT_PORT_OFFSET, METRICS_PORT_OFFSET
+
 
 def find_redis_binary() -> str | None:
     """Path of a Redis-compatible server binary, or None."""
@@ -37,6 +39,9 @@ def find_redis_binary() -> str | None:
 _HANDED_OUT: set[int] = set()
 #: Its own generator: picking a port never moves the global ``random`` state.
 _PORT_CHOICE = random.SystemRandom()
+#: A service's metrics and browser ports are its gRPC port + these:
+#: :func:`free_port` keeps them free with it.
+DERIVED_PORT_OFFSETS = (METRICS_PORT_OFFSET, CONNECT_PORT_OFFSET)
 #: The lowest port :func:`free_port` picks from.
 _LOWEST_LISTEN_PORT = 20000
 
@@ -80,15 +85,19 @@ def free_port() -> int:
     (binding port 0) can be taken a moment later as the local end of some
     process's outgoing connection — to Redis, say — and the server started on
     it then fails to bind. Ports below that range are never given to outgoing
-    connections. Falls back to the kernel's choice when that range starts too
-    low to leave room.
+    connections. A service derives its metrics and browser ports from its gRPC
+    port (:data:`DERIVED_PORT_OFFSETS`), so those are kept free, inside the same
+    range, and never handed out either. Falls back to the kernel's choice when
+    that range starts too low to leave room.
     """
     low, high = listen_range()
-    if high - low >= 500:
+    top = high - max(DERIVED_PORT_OFFSETS)
+    if top - low >= 500:
         for _ in range(200):
-            port = _PORT_CHOICE.randrange(low, high)
-            if port not in _HANDED_OUT and _bindable(port):
-                _HANDED_OUT.add(port)
+            port = _PORT_CHOICE.randrange(low, top)
+            family = (port, *(port + offset for offset in DERIVED_PORT_OFFSETS))
+            if all(p not in _HANDED_OUT and _bindable(p) for p in family):
+                _HANDED_OUT.update(family)
                 return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
